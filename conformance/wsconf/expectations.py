@@ -1,0 +1,41 @@
+"""Known failures per implementation, kept beside the spec (like WPT's metadata files).
+
+conformance/expectations/<implementation>.yaml:
+    implementation: "@mastra/core"
+    failures:
+      read_file.some.case: "the page documents X; 1.71.0 returns Y"
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+EXPECTATIONS_DIR = Path(__file__).resolve().parents[1] / "expectations"
+
+
+def slug(implementation: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", implementation.lower()).strip("-")
+
+
+def path_for(implementation: str) -> Path:
+    return EXPECTATIONS_DIR / f"{slug(implementation)}.yaml"
+
+
+def load(implementation: str) -> dict[str, str]:
+    path = path_for(implementation)
+    if not path.exists():
+        return {}
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return dict(data.get("failures") or {})
+
+
+def write(implementation: str, failures: dict[str, str]) -> Path:
+    path = path_for(implementation)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body = {"implementation": implementation, "failures": dict(sorted(failures.items()))}
+    header = ("# Cases this implementation is known to fail, each with the reason.\n"
+              "# An unexpected pass, or an entry naming a case that no longer exists, fails the run.\n")
+    path.write_text(header + yaml.safe_dump(body, sort_keys=False, allow_unicode=True, width=100), encoding="utf-8")
+    return path

@@ -1,0 +1,66 @@
+"""Named placeholders: the only variable parts an expected string may have.
+
+Exact ones (root, outside, home) are substituted; pattern ones (pid, iso_time, int) match a
+precise regular expression. Anything else written as {{...}} is a spec error, so a typo can
+never turn into a literal.
+"""
+from __future__ import annotations
+
+import re
+
+EXACT = ("root", "outside", "home")
+PATTERNS = {
+    "pid": r"[0-9]+",
+    "iso_time": r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z",
+    "int": r"-?[0-9]+",
+}
+TOKEN = re.compile(r"\{\{([a-z_]+)\}\}")
+
+
+def unknown_placeholders(data, path=()):
+    """Yield (path, token) for every {{name}} not in the closed list, anywhere in data."""
+    if isinstance(data, str):
+        for m in TOKEN.finditer(data):
+            if m.group(1) not in EXACT and m.group(1) not in PATTERNS:
+                yield path, m.group(0)
+    elif isinstance(data, dict):
+        for k, v in data.items():
+            yield from unknown_placeholders(k, path + (k,))
+            yield from unknown_placeholders(v, path + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from unknown_placeholders(v, path + (i,))
+
+
+def substitute(data, values: dict[str, str]):
+    """Replace the exact placeholders everywhere in data (setup, args, workspace)."""
+    if isinstance(data, str):
+        return TOKEN.sub(lambda m: values.get(m.group(1), m.group(0)), data)
+    if isinstance(data, dict):
+        return {substitute(k, values): substitute(v, values) for k, v in data.items()}
+    if isinstance(data, list):
+        return [substitute(v, values) for v in data]
+    return data
+
+
+def has_pattern(template: str) -> bool:
+    return any(m.group(1) in PATTERNS for m in TOKEN.finditer(template))
+
+
+def matches(template: str, actual: str, values: dict[str, str]) -> bool:
+    """Whole-string match of a template with placeholders against the actual string."""
+    template = substitute(template, values)
+    if not has_pattern(template):
+        return template == actual
+    pieces, last = [], 0
+    for m in TOKEN.finditer(template):
+        pieces.append(re.escape(template[last:m.start()]))
+        pieces.append(f"(?:{PATTERNS[m.group(1)]})" if m.group(1) in PATTERNS else re.escape(m.group(0)))
+        last = m.end()
+    pieces.append(re.escape(template[last:]))
+    return re.fullmatch("".join(pieces), actual, re.DOTALL) is not None
+
+
+def render(template: str, values: dict[str, str]) -> str:
+    """The template as the reader should see it: exact placeholders filled in."""
+    return substitute(template, values)

@@ -1,0 +1,268 @@
+"""pytest plugin: every spec case becomes a test item whose id is the case id.
+
+Loaded through the `pytest11` entry point, so `pytest spec/cases` runs the suite and -k, -x,
+--junitxml and -n (xdist) work as usual. Results for reports travel in user_properties so they
+reach the controller under xdist too.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+
+from . import expectations
+from .adapters.base import AdapterFault, load_adapter
+from .render import visible
+from .runner import ERROR, FAILED, PASSED, UNSUPPORTED, run_case
+from .spec import load_spec
+
+XFAIL, XPASS = "xfail", "xpass"
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("wsconf", "wsconf conformance suite")
+    group.addoption("--wsconf-adapter", default="reference",
+                    help="implementation under test: reference, mastra, cmd:<command>, module:Class, or an entry-point name")
+    group.addoption("--wsconf-timeout", type=float, default=30.0, help="seconds per adapter call (default 30)")
+    group.addoption("--wsconf-results", default=None, help="write one JSON object per case to this file")
+    group.addoption("--wsconf-no-expectations", action="store_true",
+                    help="ignore the implementation's expectations file (every failure counts)")
+    group.addoption("--wsconf-claim", action="append", default=[], help="only cases checking this claim id (repeatable)")
+    group.addoption("--wsconf-tag", action="append", default=[], help="only cases with this tag (repeatable)")
+    group.addoption("--wsconf-tool", action="append", default=[], help="only cases of this tool family (repeatable)")
+
+
+class WsconfState:
+    """Per-process state: the loaded spec and the adapter (created on first use)."""
+
+    def __init__(self, config):
+        self.config = config
+        self.spec = None
+        self._adapter = None
+        self.adapter_error = None
+        self.results: list[dict] = []
+
+    def load(self, spec_root: Path):
+        if self.spec is None or self.spec.root != spec_root:
+            self.spec = load_spec(spec_root)
+        return self.spec
+
+    @property
+    def adapter(self):
+        if self._adapter is None and self.adapter_error is None:
+            try:
+                self._adapter = load_adapter(self.config.getoption("wsconf_adapter"),
+                                             self.config.getoption("wsconf_timeout"))
+            except (AdapterFault, ValueError, ImportError, AttributeError) as exc:
+                self.adapter_error = f"could not start adapter {self.config.getoption('wsconf_adapter')!r}: {exc}"
+        if self.adapter_error:
+            raise AdapterFault(self.adapter_error)
+        return self._adapter
+
+    def expected_failures(self) -> dict[str, str]:
+        if self.config.getoption("wsconf_no_expectations"):
+            return {}
+        return expectations.load(self.adapter.name)
+
+    def close(self):
+        if self._adapter is not None:
+            self._adapter.close()
+
+
+def pytest_configure(config):
+    config.stash[STATE] = WsconfState(config)
+    config.addinivalue_line("markers", "wsconf: a conformance case from spec/cases")
+
+
+STATE = pytest.StashKey[WsconfState]()
+
+
+def pytest_unconfigure(config):
+    state = config.stash.get(STATE, None)
+    if state:
+        state.close()
+
+
+def _spec_root_for(file_path: Path) -> Path | None:
+    for parent in file_path.parents:
+        if parent.name == "cases" and (parent.parent / "claims.yaml").exists():
+            return parent.parent
+    return None
+
+
+def pytest_collect_file(file_path: Path, parent):
+    if file_path.suffix in (".yaml", ".yml"):
+        spec_root = _spec_root_for(file_path)
+        if spec_root is not None:
+            return CaseFile.from_parent(parent, path=file_path, spec_root=spec_root)
+    return None
+
+
+class CaseFile(pytest.File):
+    def __init__(self, *, spec_root: Path, **kwargs):
+        super().__init__(**kwargs)
+        self.spec_root = spec_root
+
+    def collect(self):
+        state = self.config.stash[STATE]
+        spec = state.load(self.spec_root)
+        rel = str(self.path.relative_to(self.spec_root.parent))
+        for err in spec.errors:
+            if err.file == rel or (err.file.endswith("claims.yaml") and self.path.name == _first_case_file(spec)):
+                yield SpecErrorItem.from_parent(self, name=f"spec-error:{err.file}:{err.line}", error=err)
+        claims = set(self.config.getoption("wsconf_claim"))
+        tags = set(self.config.getoption("wsconf_tag"))
+        tools = set(self.config.getoption("wsconf_tool"))
+        for case in spec.cases:
+            if case.file != rel:
+                continue
+            if claims and not claims & set(case.claims):
+                continue
+            if tags and not tags & set(case.tags):
+                continue
+            if tools and case.tool not in tools:
+                continue
+            yield CaseItem.from_parent(self, name=case.id, case=case)
+
+
+def _first_case_file(spec) -> str:
+    files = sorted({c.file for c in spec.cases})
+    return Path(files[0]).name if files else ""
+
+
+class SpecErrorItem(pytest.Item):
+    def __init__(self, *, error, **kwargs):
+        super().__init__(**kwargs)
+        self.error = error
+
+    def runtest(self):
+        raise SpecProblem(str(self.error))
+
+    def repr_failure(self, excinfo):
+        return f"spec error: {self.error}"
+
+    def reportinfo(self):
+        return self.path, self.error.line - 1, f"spec error {self.error.file}:{self.error.line}"
+
+
+class SpecProblem(Exception):
+    pass
+
+
+class CaseFailure(Exception):
+    pass
+
+
+class CaseItem(pytest.Item):
+    def __init__(self, *, case, **kwargs):
+        super().__init__(**kwargs)
+        self.case = case
+        self.add_marker(pytest.mark.wsconf)
+        for tag in case.tags:
+            self.keywords[tag] = True
+        self.keywords[case.tool] = True
+
+    def runtest(self):
+        state = self.config.stash[STATE]
+        try:
+            adapter = state.adapter
+        except AdapterFault as exc:
+            self._record(ERROR, str(exc), [])
+            raise CaseFailure(str(exc)) from None
+        reason = state.expected_failures().get(self.case.id)
+        result = run_case(self.case, adapter)
+        outcome = result.outcome
+        if outcome == UNSUPPORTED:
+            self._record(UNSUPPORTED, result.message, result.steps, result.duration)
+            pytest.skip(f"unsupported: {result.message}")
+        if reason is not None:
+            if outcome == PASSED:
+                self._record(XPASS, f"listed as an expected failure ({reason}) but passed", result.steps, result.duration)
+                raise CaseFailure(f"unexpected pass: {self.case.id} is listed in the expectations file of "
+                                  f"{adapter.name} ({reason}) but passed; remove the entry")
+            self._record(XFAIL, reason, result.steps, result.duration, detail=result.message)
+            pytest.xfail(reason)
+        self._record(outcome, result.message, result.steps, result.duration)
+        if outcome != PASSED:
+            raise CaseFailure(result.message)
+
+    def _record(self, outcome, message, steps, duration=0.0, detail=""):
+        record = {"id": self.case.id, "tool": self.case.tool, "claims": self.case.claims,
+                  "outcome": outcome, "message": message, "detail": detail, "duration": round(duration, 4),
+                  "steps": steps}
+        self.user_properties.append(("wsconf", json.dumps(record, ensure_ascii=False, default=str)))
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, CaseFailure):
+            claims = ", ".join(self.case.claims)
+            return f"{self.case.id} ({self.case.file}:{self.case.line}) checks {claims}\n{excinfo.value}"
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, self.case.line - 1, self.case.id
+
+
+# -- results and the summary (on the controller when running under xdist) -----------------------
+
+def pytest_runtest_logreport(report):
+    if report.when != "call" and not (report.when == "setup" and report.skipped):
+        return
+    for key, value in report.user_properties:
+        if key == "wsconf":
+            _results.append(json.loads(value))
+
+
+_results: list[dict] = []
+
+
+def pytest_sessionfinish(session, exitstatus):
+    config = session.config
+    if hasattr(config, "workerinput"):
+        return
+    path = config.getoption("wsconf_results")
+    if path:
+        with open(path, "w", encoding="utf-8") as fh:
+            for record in _results:
+                fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+    stale = _stale_expectations(session)
+    if stale:
+        config.stash[STALE] = stale
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+STALE = pytest.StashKey[list]()
+
+
+def _stale_expectations(session) -> list[str]:
+    """Entries in the expectations file naming cases that no longer exist."""
+    state = session.config.stash[STATE]
+    if state.spec is None or state._adapter is None or session.config.getoption("wsconf_no_expectations"):
+        return []
+    known = {c.id for c in state.spec.cases}
+    return sorted(set(state.expected_failures()) - known)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if hasattr(config, "workerinput") or not _results:
+        return
+    by_tool: dict[str, Counter] = defaultdict(Counter)
+    for record in _results:
+        by_tool[record["tool"]][record["outcome"]] += 1
+    cols = [PASSED, FAILED, XFAIL, XPASS, UNSUPPORTED, ERROR]
+    tr = terminalreporter
+    tr.section("wsconf summary")
+    tr.write_line(f"{'tool':<22}{'cases':>7}" + "".join(f"{c:>13}" for c in cols))
+    total = Counter()
+    for tool in sorted(by_tool):
+        counts = by_tool[tool]
+        total.update(counts)
+        tr.write_line(f"{tool:<22}{sum(counts.values()):>7}" + "".join(f"{counts[c]:>13}" for c in cols))
+    tr.write_line(f"{'all':<22}{sum(total.values()):>7}" + "".join(f"{total[c]:>13}" for c in cols))
+    stale = config.stash.get(STALE, [])
+    for case_id in stale:
+        tr.write_line(f"stale expectation: {case_id} is listed but no such case exists", red=True)
+
+
+__all__ = ["visible"]

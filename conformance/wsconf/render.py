@@ -1,0 +1,38 @@
+"""Showing a mismatch so a person sees whitespace: glyphs for tab, CR, trailing space, no final newline."""
+from __future__ import annotations
+
+import difflib
+import json
+
+TAB, CR, SPACE, NO_EOL = "→\t", "␍", "·", "⏎̸ (no final newline)"
+
+
+def visible(text: str) -> str:
+    lines = text.split("\n")
+    out = []
+    for i, line in enumerate(lines):
+        stripped = line.rstrip(" \t\r")
+        tail = line[len(stripped):].replace(" ", SPACE)  # trailing blanks would be invisible
+        shown = (stripped + tail).replace("\t", "⇥").replace("\r", CR)
+        last = i == len(lines) - 1
+        if last and line == "" and len(lines) > 1:
+            break  # the text ended with a newline: nothing more to show
+        out.append(shown + ("" if not last else "  " + NO_EOL if text else "(empty string)"))
+    return "\n".join(out)
+
+
+def describe(value) -> str:
+    if isinstance(value, str):
+        return visible(value)
+    return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True)
+
+
+def diff(expected, actual) -> str:
+    a = describe(expected).splitlines()
+    b = describe(actual).splitlines()
+    return "\n".join(difflib.unified_diff(a, b, "expected", "actual", lineterm="", n=2))
+
+
+def mismatch(what: str, expected, actual) -> str:
+    return (f"{what}\n--- expected ---\n{describe(expected)}\n--- actual ---\n{describe(actual)}\n"
+            f"--- diff ---\n{diff(expected, actual)}")

@@ -1,0 +1,219 @@
+"""Running one case against one adapter, and judging what came back."""
+from __future__ import annotations
+
+import base64
+import os
+import time
+from dataclasses import dataclass, field
+
+from .adapters.base import Adapter, AdapterFault
+from .placeholders import matches, substitute
+from .render import mismatch
+from .spec import Case
+from .tree import CaseTree, content_bytes, make_tree
+
+PASSED, FAILED, UNSUPPORTED, ERROR = "passed", "failed", "unsupported", "error"
+
+
+@dataclass
+class CaseResult:
+    case_id: str
+    outcome: str
+    message: str = ""
+    duration: float = 0.0
+    steps: list[dict] = field(default_factory=list)   # per step: id, call, expected, actual
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome in (PASSED, UNSUPPORTED)
+
+
+class StepFailure(Exception):
+    pass
+
+
+def run_case(case: Case, adapter: Adapter) -> CaseResult:
+    missing = sorted(set(case.needs) - set(adapter.capabilities))
+    if missing:
+        return CaseResult(case.id, UNSUPPORTED, f"{adapter.name} lacks: {', '.join(missing)}")
+    started = time.monotonic()
+    tree = make_tree()
+    result = CaseResult(case.id, PASSED)
+    session = None
+    try:
+        tree.lay_out(case.setup)
+        before = tree.fingerprint_outside()
+        workspace = substitute(case.workspace or {}, tree.values)
+        home = workspace.pop("home", str(tree.home))
+        tree.home = type(tree.root)(home)
+        call = "open"
+        try:
+            session = adapter.open(str(tree.root), str(tree.outside), home, workspace)
+            for step in case.steps:
+                call = _describe_call(step)
+                _run_step(case, step, session, tree, result)
+        except AdapterFault as exc:
+            result.outcome = ERROR
+            result.message = f"adapter fault in case {case.id}, call {call}: {exc}"
+        except StepFailure as exc:
+            result.outcome = FAILED
+            result.message = str(exc)
+        finally:
+            if session is not None:
+                try:
+                    session.close()
+                except AdapterFault as exc:
+                    if result.outcome == PASSED:
+                        result.outcome, result.message = ERROR, f"adapter fault in case {case.id}, call close: {exc}"
+        escaped = _outside_changes(before, tree.fingerprint_outside(), case.touches_outside)
+        if escaped:
+            result.outcome = FAILED
+            result.message = ("touched files outside the workspace: " + ", ".join(escaped)
+                              + (f"\n{result.message}" if result.message else ""))
+    finally:
+        tree.remove()
+        result.duration = time.monotonic() - started
+    return result
+
+
+def _describe_call(step: dict) -> str:
+    if "tool" in step:
+        return f"{step['id']} ({step['tool']})"
+    if "fs" in step:
+        return f"{step['id']} (fs.{step['fs']})"
+    return step["id"]
+
+
+def _outside_changes(before: dict, after: dict, touches_outside: bool) -> list[str]:
+    changed = []
+    for path in sorted(set(before) | set(after)):
+        if before.get(path) != after.get(path):
+            if touches_outside and "CANARY" not in path:
+                continue
+            changed.append(path)
+    return changed
+
+
+def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResult) -> None:
+    values = tree.values
+    if "host" in step:
+        _host_action(substitute(step["host"], values), tree)
+        return
+    args = substitute(step.get("args", {} if "tool" in step else []), values)
+    if "tool" in step:
+        actual = session.call(step["tool"], args)
+    elif "fs" in step:
+        actual = session.fs(step["fs"], args)
+    else:
+        actual = {"kind": "value", "value": session.tools(), "model": None}
+    result.steps.append({"id": step["id"], "call": _describe_call(step), "args": args,
+                         "expected": step["expect"], "actual": actual})
+    problem = judge(step["expect"], actual, tree)
+    if problem:
+        raise StepFailure(f"step {step['id']!r} ({_describe_call(step)}): {problem}")
+    if "after" in step:
+        problem = _check_after(step["after"], tree)
+        if problem:
+            raise StepFailure(f"step {step['id']!r} afterwards: {problem}")
+
+
+def _host_action(action: dict, tree: CaseTree) -> None:
+    for rel, content in (action.get("write") or {}).items():
+        path = tree.root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content_bytes(content))
+    for rel in action.get("touch", []):
+        path = tree.root / rel
+        st = path.stat()
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))
+    for rel in action.get("remove", []):
+        (tree.root / rel).unlink()
+    if action.get("sleep_ms"):
+        time.sleep(action["sleep_ms"] / 1000)
+
+
+def model_text(actual: dict):
+    """The text the model is shown for this result."""
+    model = actual.get("model")
+    if model is None:
+        return actual["value"] if actual["kind"] == "text" else None
+    if model.get("type") == "text":
+        return model.get("value")
+    if model.get("type") == "content":
+        return "\n".join(p.get("text", "") for p in model.get("value", []) if p.get("type") == "text")
+    return None
+
+
+def judge(expect: dict, actual: dict, tree: CaseTree) -> str | None:
+    """None when the result is what the case expects; otherwise a readable account of the difference."""
+    values = tree.values
+    kind = actual.get("kind")
+    if "text" in expect:
+        if kind != "text" or not matches(expect["text"], actual.get("value"), values):
+            return mismatch("the text differs" if kind == "text" else f"expected a text result, got {kind}", substitute(expect["text"], values),
+                            actual.get("value") if kind == "text" else actual)
+    elif "error" in expect:
+        if kind != "error":
+            return mismatch(f"expected a thrown error, got a {kind} result", substitute(expect["error"], values),
+                            actual.get("value"))
+        if not matches(expect["error"], actual.get("message", ""), values):
+            return mismatch("the error message differs", substitute(expect["error"], values), actual.get("message"))
+        if "error_code" in expect and expect["error_code"] != actual.get("code"):
+            return f"error code: expected {expect['error_code']!r}, got {actual.get('code')!r}"
+        if "error_name" in expect and expect["error_name"] != actual.get("name"):
+            return f"error name: expected {expect['error_name']!r}, got {actual.get('name')!r}"
+    elif "media" in expect:
+        want = expect["media"]
+        if kind != "media":
+            return mismatch(f"expected a media result, got {kind}", want, actual.get("value", actual))
+        got = actual["value"]
+        data = want.get("data_base64")
+        if "data_of" in want:
+            data = base64.b64encode((tree.root / want["data_of"]).read_bytes()).decode()
+        expected = {"text": substitute(want["text"], values), "mediaType": want["mediaType"], "data": data}
+        if not matches(want["text"], got.get("text"), values) or got.get("mediaType") != want["mediaType"] \
+                or got.get("data") != data:
+            return mismatch("the media result differs", expected, got)
+    elif "value" in expect:
+        if kind != "value" or not _value_matches(expect["value"], actual.get("value"), values):
+            return mismatch(f"expected a value result, got {kind}", substitute(expect["value"], values),
+                            actual.get("value") if kind == "value" else actual)
+    if "model_text" in expect:
+        shown = model_text(actual)
+        if shown is None or not matches(expect["model_text"], shown, values):
+            return mismatch("what the model is shown differs", substitute(expect["model_text"], values), shown)
+    return None
+
+
+def _value_matches(expected, actual, values) -> bool:
+    if isinstance(expected, str):
+        return isinstance(actual, str) and matches(expected, actual, values)
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and expected.keys() == actual.keys() and all(
+            _value_matches(v, actual[k], values) for k, v in expected.items())
+    if isinstance(expected, list):
+        return isinstance(actual, list) and len(expected) == len(actual) and all(
+            _value_matches(e, a, values) for e, a in zip(expected, actual))
+    return expected == actual and type(expected) is type(actual) or (
+        isinstance(expected, (int, float)) and not isinstance(expected, bool)
+        and isinstance(actual, (int, float)) and not isinstance(actual, bool) and expected == actual)
+
+
+def _check_after(after: dict, tree: CaseTree) -> str | None:
+    values = tree.values
+    for rel, content in (after.get("files") or {}).items():
+        path = tree.root / substitute(rel, values)
+        if not path.is_file():
+            return f"{rel} should exist as a file afterwards"
+        want = content_bytes(substitute(content, values))
+        got = path.read_bytes()
+        if got != want:
+            return mismatch(f"{rel} holds other bytes afterwards", want.decode("utf-8", "replace"),
+                            got.decode("utf-8", "replace"))
+    for rel in after.get("absent", []):
+        if os.path.lexists(tree.root / rel):
+            return f"{rel} should not exist afterwards"
+    for rel in after.get("dirs", []):
+        if not (tree.root / rel).is_dir():
+            return f"{rel} should be a directory afterwards"
+    return None

@@ -1,0 +1,50 @@
+"""Load YAML as plain data while remembering the line of every key and item.
+
+Error messages must name file, line and key; jsonschema reports a path into the data, so we
+keep a map from that path (a tuple of keys and indexes) to the 1-based line it came from.
+"""
+from __future__ import annotations
+
+import yaml
+
+Path = tuple  # a path into the data: keys (str) and list indexes (int)
+
+
+class LineMap(dict):
+    """path -> 1-based line. `line_of` falls back to the nearest enclosing node."""
+
+    def line_of(self, path) -> int:
+        path = tuple(path)
+        while path and path not in self:
+            path = path[:-1]
+        return self.get(path, 1)
+
+
+def _build(node, path, lines: LineMap):
+    lines[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        out = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise yaml.YAMLError(f"line {key_node.start_mark.line + 1}: keys must be plain scalars")
+            key = yaml.SafeLoader.construct_scalar(_SCALAR_LOADER, key_node)
+            if key in out:
+                raise yaml.YAMLError(f"line {key_node.start_mark.line + 1}: duplicate key {key!r}")
+            out[key] = _build(value_node, path + (key,), lines)
+            lines[path + (key,)] = key_node.start_mark.line + 1
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [_build(item, path + (i,), lines) for i, item in enumerate(node.value)]
+    return _SCALAR_LOADER.construct_object(node, deep=True)
+
+
+_SCALAR_LOADER = yaml.SafeLoader("")
+
+
+def load_with_lines(text: str):
+    """Return (data, LineMap). Raises yaml.YAMLError with a line number on bad YAML."""
+    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    lines = LineMap()
+    if node is None:
+        return None, lines
+    return _build(node, (), lines), lines

@@ -1,0 +1,265 @@
+"""Exact Python port of the tokenx 1.3.0 token estimator (as bundled in @mastra/core 1.71.0).
+
+Upstream (``tokenx/dist/index.mjs``) is used by Mastra with default options:
+
+* ``estimateTokenCount(text)``            -> :func:`estimate_token_count`
+* ``sliceByTokens(text, start, end)``     -> :func:`slice_by_tokens`
+* ``sliceByTokensSafe(text, start, end)`` -> :func:`slice_by_tokens_safe`
+  (``@mastra/core`` ``src/utils/slice-by-tokens.ts``: the tokenx slice with every
+  unpaired surrogate replaced by U+FFFD)
+
+The results are identical to the JavaScript ones on every input (verified
+differentially against the real npm package, see ``tools/tokenx-oracle``).
+
+JavaScript semantics that this port reproduces deliberately
+------------------------------------------------------------
+* JS strings are sequences of UTF-16 code units: ``.length``, ``.slice``, ``.split``
+  and non-``u`` regexes all work on code units, so an emoji is 2 "characters" and a
+  slice can cut a surrogate pair in half.  Internally every text is converted to a
+  *unit string*: a Python ``str`` holding one character per UTF-16 code unit (astral
+  characters become two lone-surrogate code points).  Results are converted back
+  (adjacent high+low surrogates merge into one astral character; unpaired ones stay
+  as lone surrogate code points, exactly what JS would hold).  Pure-BMP text needs no
+  conversion.  A Python string that already contains a high and a low surrogate as
+  two separate code points denotes the same UTF-16 sequence as the astral character,
+  and is treated (and returned) as such.
+* ``Array.from(text).length`` (the CJK rule) counts code points: a valid surrogate
+  pair counts 1, a lone surrogate counts 1.
+* All character classes are written out explicitly from an exhaustive dump of
+  node 20's regex engine over all 65536 code units, because Python ``re`` differs:
+  JS ``\\s`` includes U+FEFF and excludes U+001C-U+001F and U+0085; JS ``\\d`` is
+  ASCII only; JS non-unicode ``/i`` canonicalises with simple ``toUpperCase``, so
+  ``ß`` and ``ẞ`` do *not* case-fold onto each other, while ``ÿ`` matches ``Ÿ``
+  (U+0178).
+* ``Math.ceil``/``Math.floor`` of IEEE-double divisions are reproduced with the same
+  float operations in the same order.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+__all__ = ["estimate_token_count", "slice_by_tokens", "slice_by_tokens_safe"]
+
+# ---------------------------------------------------------------------------
+# Character classes (exact, from node 20 over U+0000..U+FFFF)
+# ---------------------------------------------------------------------------
+
+# JS `\s`: WhiteSpace + LineTerminator.
+_WS = "\t\n\x0b\x0c\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+# tokenx PATTERNS.punctuation: [.,!?;(){}[\]<>:/\\|@#$%^&*+=`~_-]
+_PUNCT = r"!#$%&()*+,\-./:;<=>?@\[\\\]^_`{|}~"
+# tokenx PATTERNS.cjk (code units; note it does not include surrogates D800-DFFF)
+_CJK_CLASS = (
+    "\u1100-\u11ff\u2e80-\u2eff\u3000-\u303f\u30a0-\u30ff\u3130-\u318f"
+    "\u31c0-\u31ef\u3200-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff\uff00-\uffef"
+)
+# DEFAULT_LANGUAGE_CONFIGS patterns as node matches them (non-unicode /i):
+#   /[äöüßẞ]/i                 -> 3 chars/token
+#   /[éèêëàâîïôûùüÿçœæáíóúñ]/i -> 3 chars/token
+#   /[ąćęłńóśźżěščřžýůúďťň]/i  -> 3.5 chars/token
+# The first two share the same ratio, so they are merged (first match wins).
+_DE = "\u00c4\u00d6\u00dc\u00df\u00e4\u00f6\u00fc\u1e9e"
+_FR = (
+    "\u00c0-\u00c2\u00c6-\u00cb\u00cd-\u00cf\u00d1\u00d3\u00d4\u00d9-\u00dc"
+    "\u00e0-\u00e2\u00e6-\u00eb\u00ed-\u00ef\u00f1\u00f3\u00f4\u00f9-\u00fc\u00ff"
+    "\u0152\u0153\u0178"
+)
+_CZ = (
+    "\u00d3\u00da\u00dd\u00f3\u00fa\u00fd\u0104-\u0107\u010c-\u010f\u0118-\u011b"
+    "\u0141-\u0144\u0147\u0148\u0158-\u015b\u0160\u0161\u0164\u0165\u016e\u016f"
+    "\u0179-\u017e"
+)
+
+# TOKEN_SPLIT_PATTERN = /(\s+|[punct]+)/  (one capturing group)
+_SPLIT_RE = re.compile("([" + _WS + "]+|[" + _PUNCT + "]+)")
+_CJK_RE = re.compile("[" + _CJK_CLASS + "]")
+_LANG3_RE = re.compile("[" + _DE + _FR + "]")
+_LANG35_RE = re.compile("[" + _CZ + "]")
+_PAIR_RE = re.compile("[\ud800-\udbff][\udc00-\udfff]")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+_WS_SET = frozenset("\t\n\x0b\x0c\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff") | frozenset(
+    chr(c) for c in range(0x2000, 0x200B)
+)
+_ASTRAL_MIN = "\U00010000"
+
+_DEFAULT_CHARS_PER_TOKEN = 6
+_SHORT_TOKEN_THRESHOLD = 3
+
+
+# ---------------------------------------------------------------------------
+# UTF-16 unit-string conversion
+# ---------------------------------------------------------------------------
+
+
+def _to_units(text: str) -> str:
+    """Return ``text`` with one Python character per UTF-16 code unit."""
+    if text.isascii() or max(text) < _ASTRAL_MIN:
+        return text
+    b16 = text.encode("utf-16-le", "surrogatepass")
+    b32 = bytearray(len(b16) * 2)
+    b32[0::4] = b16[0::2]
+    b32[1::4] = b16[1::2]
+    return b32.decode("utf-32-le", "surrogatepass")
+
+
+def _from_units(units: str) -> str:
+    """Inverse of :func:`_to_units`: merge surrogate pairs, keep lone surrogates."""
+    if units.isascii() or not _SURROGATE_RE.search(units):
+        return units
+    return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+# ---------------------------------------------------------------------------
+# Segment estimation (estimateSegmentTokens with default options)
+# ---------------------------------------------------------------------------
+#
+# The split yields exactly three kinds of non-empty segments:
+#   * whitespace runs  -> /^\s+$/ matches            -> 0
+#   * punctuation runs -> cannot be CJK or numeric   -> 1 if len <= 3 else ceil(len / 2)
+#   * "other" runs (no whitespace, no punctuation)   -> see _other_tokens
+# (the alphanumeric branch and the fallback compute the same value.)
+
+
+def _punct_tokens(n: int) -> int:
+    return 1 if n <= _SHORT_TOKEN_THRESHOLD else math.ceil(n / 2)
+
+
+def _other_tokens(seg: str) -> int:
+    if _CJK_RE.search(seg):
+        # Array.from(seg).length: code points, a valid surrogate pair counts once.
+        n = len(seg)
+        if "\ud800" <= max(seg):
+            n -= len(_PAIR_RE.findall(seg))
+        return n
+    n = len(seg)
+    if n <= _SHORT_TOKEN_THRESHOLD:
+        return 1
+    if seg.isascii():
+        if seg.isdigit():  # /^\d+(?:[.,]\d+)*$/ -- [.,] never occur in an "other" run
+            return 1
+        return math.ceil(n / _DEFAULT_CHARS_PER_TOKEN)
+    if _LANG3_RE.search(seg):
+        return math.ceil(n / 3)
+    if _LANG35_RE.search(seg):
+        return math.ceil(n / 3.5)
+    return math.ceil(n / _DEFAULT_CHARS_PER_TOKEN)
+
+
+def _ascii_other_tokens(seg: str) -> int:
+    n = len(seg)
+    if n <= _SHORT_TOKEN_THRESHOLD or seg.isdigit():
+        return 1
+    return math.ceil(n / _DEFAULT_CHARS_PER_TOKEN)
+
+
+def _segment_tokens(seg: str) -> int:
+    c = seg[0]
+    if c in _WS_SET:
+        return 0
+    if c in _PUNCT_SET:
+        return _punct_tokens(len(seg))
+    return _other_tokens(seg)
+
+
+_PUNCT_SET = frozenset("!#$%&()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+def _estimate_units(units: str) -> int:
+    parts = _SPLIT_RE.split(units)
+    # Even indices: text between separators ("other" runs, possibly empty);
+    # odd indices: the captured separator (a whitespace run or a punctuation run).
+    others = [p for p in parts[0::2] if p]
+    fn = _ascii_other_tokens if units.isascii() else _other_tokens
+    total = sum(map(fn, others))
+    punct_set = _PUNCT_SET
+    for sep in parts[1::2]:
+        if sep[0] in punct_set:
+            n = len(sep)
+            total += 1 if n <= _SHORT_TOKEN_THRESHOLD else math.ceil(n / 2)
+    return total
+
+
+# ---------------------------------------------------------------------------
+# Public API
+# ---------------------------------------------------------------------------
+
+
+def estimate_token_count(text: str) -> int:
+    """tokenx ``estimateTokenCount(text)`` with default options."""
+    if not text:
+        return 0
+    return _estimate_units(_to_units(text))
+
+
+def _slice_units(units: str, start, end) -> str:
+    if start is None:
+        start = 0
+    total = 0
+    if start < 0 or (end is not None and end < 0):
+        total = _estimate_units(units)
+    norm_start = max(0, total + start) if start < 0 else max(0, start)
+    if end is None:
+        norm_end = math.inf
+    elif end < 0:
+        norm_end = max(0, total + end)
+    else:
+        norm_end = end
+    if norm_start >= norm_end:
+        return ""
+
+    parts = []
+    pos = 0
+    seg_tokens = _segment_tokens
+    for seg in _SPLIT_RE.split(units):
+        if not seg:
+            continue
+        if pos >= norm_end:
+            break
+        count = seg_tokens(seg)
+        # extractSegmentPart(segment, pos, count, norm_start, norm_end)
+        if count == 0:
+            if norm_start <= pos < norm_end:
+                parts.append(seg)
+            continue
+        seg_end = pos + count
+        if seg_end <= norm_start:  # (pos >= norm_end is impossible after the break)
+            pos = seg_end
+            continue
+        overlap_start = max(0, norm_start - pos)
+        overlap_end = min(count, norm_end - pos)
+        if overlap_start == 0 and overlap_end == count:
+            parts.append(seg)
+        else:
+            n = len(seg)
+            char_start = math.floor(overlap_start / count * n)
+            char_end = math.ceil(overlap_end / count * n)
+            piece = seg[char_start:char_end]
+            if piece:
+                parts.append(piece)
+        pos = seg_end
+    return "".join(parts)
+
+
+def slice_by_tokens(text: str, start: int = 0, end: int | None = None) -> str:
+    """tokenx ``sliceByTokens(text, start, end)`` with default options.
+
+    Cuts on UTF-16 code-unit boundaries like JS, so the result may contain lone
+    surrogate code points (where a surrogate pair was cut in half).
+    ``end=None`` means "to the end" (JS ``undefined``).
+    """
+    if not text:
+        return ""
+    return _from_units(_slice_units(_to_units(text), start, end))
+
+
+def slice_by_tokens_safe(text: str, start: int = 0, end: int | None = None) -> str:
+    """``sliceByTokensSafe`` from @mastra/core: the slice with every unpaired
+    surrogate replaced by U+FFFD (always valid Unicode)."""
+    out = slice_by_tokens(text, start, end)
+    if out.isascii():
+        return out
+    # After _from_units every valid pair is one astral character, so any
+    # surrogate code point left over is unpaired.
+    return _SURROGATE_RE.sub("\ufffd", out)

@@ -1,0 +1,107 @@
+"""mastra_workspace_read_file."""
+from __future__ import annotations
+
+import re
+
+from ..line_utils import extract_lines, format_with_line_numbers
+from ..mime import is_text_like
+from ..output import apply_token_limit
+from .base import Tool, ToolContext, media_result, media_to_model_output
+
+READ_FILE = "mastra_workspace_read_file"
+DEFAULT_MEDIA_TYPES = ["image/png", "image/jpeg", "image/webp", "application/pdf"]
+DEFAULT_MAX_MEDIA_BYTES = 10 * 1024 * 1024
+_MEDIA_PATTERN = re.compile(r"^(?:\*|\*/\*|[a-z0-9!#$&^_.+-]+/(?:\*|[a-z0-9!#$&^_.+-]+))$", re.I)
+
+DESCRIPTION = (
+    "Read a file from the workspace filesystem. Text files come back as text — use offset/limit to read "
+    "a line range from large files. Supported media files come back as a native file part you can view "
+    "directly. Other binary files return only their metadata (path, size, mime type) since their raw "
+    "contents are not useful to read."
+)
+
+INPUT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "path": {"type": "string", "description": 'The path to the file to read (e.g., "data/config.json")'},
+        "offset": {"type": "integer", "minimum": 1, "description": (
+            "Line number to start reading from (1-indexed). Only used when reading text files; ignored for "
+            "media and other binary files. Defaults to line 1 if omitted.")},
+        "limit": {"type": "integer", "minimum": 1, "description": (
+            "Maximum number of lines to read. Only used when reading text files; ignored for media and other "
+            "binary files. Defaults to the end of the file if omitted.")},
+        "showLineNumbers": {"default": True, "type": "boolean", "description": (
+            "Prefix each line with its line number. Only used when reading text files; ignored for media and "
+            "other binary files. Defaults to true if omitted.")},
+        "encoding": {"type": "string", "enum": ["utf-8", "utf8", "base64", "hex", "binary"], "description": (
+            "Usually omit this — text files and supported media are handled automatically. Pass `base64` or "
+            "`hex` to get the file's raw bytes encoded as text when you need to inspect an unsupported binary "
+            "file that would otherwise only return metadata (e.g. checking a file header or magic bytes).")},
+    },
+    "required": ["path"],
+    "additionalProperties": False,
+}
+
+
+def media_check(config):
+    """The mediaTypes option as a predicate: a list of patterns, a function, or False."""
+    if config is False:
+        return lambda mime: False
+    if callable(config):
+        return lambda mime: bool(mime) and bool(config(mime))
+    patterns = DEFAULT_MEDIA_TYPES if config is None else config
+    for p in patterns:
+        if not isinstance(p, str) or not _MEDIA_PATTERN.match(p):
+            import json
+            raise ValueError(f"Invalid `mediaTypes` pattern: {json.dumps(p)}. Expected `*`, `*/*`, "
+                             "`type/*`, or a full mime type like `application/pdf`.")
+
+    def check(mime):
+        if not mime:
+            return False
+        for p in patterns:
+            if p in ("*", "*/*") or (p.endswith("/*") and mime.startswith(p[:-1])) or mime == p:
+                return True
+        return False
+    return check
+
+
+def execute(args: dict, ctx: ToolContext):
+    fs = ctx.workspace.require_filesystem()
+    path = args["path"]
+    encoding = args.get("encoding")
+    offset, limit = args.get("offset"), args.get("limit")
+    stat = fs.stat(path)
+    config = ctx.workspace.tool_config(READ_FILE)
+    if media_check(config.get("mediaTypes"))(stat.mimeType):
+        max_bytes = config.get("maxMediaBytes", DEFAULT_MAX_MEDIA_BYTES)
+        if stat.size <= max_bytes:
+            data = fs.read_file(path, "base64")
+            return media_result(f"{stat.path} ({stat.size} bytes, {stat.mimeType})", stat.mimeType, data)
+        if not encoding:
+            return (f"{stat.path} ({stat.size} bytes, {stat.mimeType}) — exceeds maxMediaBytes ({max_bytes}). "
+                    "Returning metadata only; configure `maxMediaBytes` on the read_file tool to raise this cap.")
+    if not encoding and not is_text_like(stat.mimeType):
+        return (f"{stat.path} ({stat.size} bytes, {stat.mimeType or 'unknown'}) — binary file not readable as "
+                "text. Pass an explicit `encoding` (e.g. `base64`) to read the raw bytes, or configure "
+                "`mediaTypes` on the read_file tool to surface it as a media part.")
+    effective = encoding or "utf-8"
+    content = fs.read_file(path, effective)
+    token_limit = config.get("maxOutputTokens")
+    if encoding and encoding not in ("utf-8", "utf8"):
+        return apply_token_limit(f"{stat.path} ({stat.size} bytes, {effective})\n{content}", token_limit)
+    if isinstance(content, bytes):  # a provider that hands back bytes for a UTF-8 read
+        import base64
+        return apply_token_limit(f"{stat.path} ({stat.size} bytes, base64)\n{base64.b64encode(content).decode()}",
+                                 token_limit)
+    part = extract_lines(content, offset, limit)
+    has_lines = part.start != 0 or part.end != 0
+    body = format_with_line_numbers(part.content, part.start) if args.get("showLineNumbers", True) is not False and has_lines else part.content
+    if offset is not None or limit is not None:
+        header = f"{stat.path} (lines {part.start}-{part.end} of {part.total_lines}, {stat.size} bytes)"
+    else:
+        header = f"{stat.path} ({stat.size} bytes)"
+    return apply_token_limit(f"{header}\n{body}", token_limit)
+
+
+read_file_tool = Tool(READ_FILE, DESCRIPTION, INPUT_SCHEMA, execute, media_to_model_output)
