@@ -223,6 +223,7 @@ def pytest_sessionfinish(session, exitstatus):
         return
     path = config.getoption("wsconf_results")
     if path:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
         with open(path, "w", encoding="utf-8") as fh:
             for record in _results:
                 fh.write(json.dumps(record, ensure_ascii=False) + "\n")

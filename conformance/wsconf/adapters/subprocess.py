@@ -45,7 +45,7 @@ class ProtocolProcess:
     def request(self, op: str, params: dict, timeout: float | None = None):
         self.next_id += 1
         rid = self.next_id
-        line = json.dumps({"id": rid, "op": op, "params": params}, ensure_ascii=False)
+        line = json.dumps({"id": rid, "op": op, "params": params})  # ASCII: lone surrogates survive
         try:
             self.proc.stdin.write(line + "\n")
             self.proc.stdin.flush()

@@ -1,0 +1,42 @@
+# Two commands do all the set-up on a fresh machine:
+#   make suite   run the conformance suite against the reference (wsref) and print its report
+#   make test    run the project's own tests (what .ci/run runs)
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+BRIDGE := tools/mastra-bridge
+
+.PHONY: setup suite suite-mastra test clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+# The upstream bridge needs Node and npm; without them the mastra runs are skipped with that reason.
+$(BRIDGE)/node_modules/.package-lock.json: $(BRIDGE)/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		cd $(BRIDGE) && npm ci --no-audit --no-fund --loglevel=error; \
+	else \
+		echo "wsconf: npm not found: the @mastra/core bridge is not installed and its runs are skipped"; \
+	fi
+
+tools/tokenx-oracle/node_modules/.package-lock.json: tools/tokenx-oracle/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		cd tools/tokenx-oracle && npm ci --no-audit --no-fund --loglevel=error; \
+	fi
+
+setup: $(VENV)/.installed $(BRIDGE)/node_modules/.package-lock.json tools/tokenx-oracle/node_modules/.package-lock.json
+
+suite: setup
+	$(VENV)/bin/wsconf run --adapter reference -n 2 --results results/reference.jsonl --junitxml results/reference.xml
+
+suite-mastra: setup
+	$(VENV)/bin/wsconf run --adapter mastra -n 2 --results results/mastra.jsonl --junitxml results/mastra.xml
+
+test: setup
+	$(PY) -m pytest -n 2 tests
+
+clean:
+	rm -rf $(VENV) results report $(BRIDGE)/node_modules tools/tokenx-oracle/node_modules

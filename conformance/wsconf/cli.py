@@ -1,0 +1,201 @@
+"""The `wsconf` command: run the suite, and read the spec without reading YAML."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import yaml
+
+from .render import visible
+from .spec import DEFAULT_SPEC_DIR, load_spec, quote_problems
+
+PAGES_DIR = DEFAULT_SPEC_DIR.parent.parent / "shared" / "seeds"
+
+
+def _spec(args):
+    spec = load_spec(args.spec)
+    return spec
+
+
+def cmd_run(args) -> int:
+    import pytest
+    spec_root = Path(args.spec or DEFAULT_SPEC_DIR)
+    argv = [str(spec_root / "cases"), "-p", "no:cacheprovider", "--wsconf-adapter", args.adapter,
+            "--wsconf-timeout", str(args.timeout), "-q", "-rfE"]
+    if args.workers:
+        argv += ["-n", str(args.workers)]
+    if args.k:
+        argv += ["-k", args.k]
+    for tool in args.tool or []:
+        argv += ["--wsconf-tool", tool]
+    for tag in args.tag or []:
+        argv += ["--wsconf-tag", tag]
+    for claim in args.claim or []:
+        argv += ["--wsconf-claim", claim]
+    if args.results:
+        argv += ["--wsconf-results", args.results]
+    if args.junitxml:
+        argv += ["--junitxml", args.junitxml]
+    if args.x:
+        argv.append("-x")
+    if args.no_expectations:
+        argv.append("--wsconf-no-expectations")
+    argv += args.pytest_args or []
+    return int(pytest.main(argv))
+
+
+def cmd_list(args) -> int:
+    spec = _spec(args)
+    for case in spec.cases:
+        if args.tool and case.tool != args.tool:
+            continue
+        if args.tag and args.tag not in case.tags:
+            continue
+        print(f"{case.id:<60} {case.title}")
+    return 0
+
+
+def cmd_show(args) -> int:
+    spec = _spec(args)
+    case = spec.cases_by_id.get(args.case_id)
+    if case is None:
+        close = [c.id for c in spec.cases if args.case_id in c.id][:10]
+        print(f"no case {args.case_id!r}" + (f"; did you mean: {', '.join(close)}" if close else ""), file=sys.stderr)
+        return 2
+    out = [f"{case.id}  ({case.file}:{case.line})", f"  {case.title}", ""]
+    out.append("Checks:")
+    for cid in case.claims:
+        claim = spec.claims[cid]
+        flag = f" [{claim.status}: {claim.observed or claim.reason}]" if claim.status else ""
+        out.append(f"  {cid} ({claim.page}, {claim.section}): \"{claim.quote}\"{flag}")
+    if case.needs:
+        out.append(f"Needs: {', '.join(case.needs)}")
+    if case.setup:
+        out += ["", "Setup:"] + ["  " + line for line in yaml.safe_dump(case.setup, allow_unicode=True, sort_keys=False).splitlines()]
+    if case.workspace:
+        out += ["", "Workspace:"] + ["  " + line for line in yaml.safe_dump(case.workspace, allow_unicode=True, sort_keys=False).splitlines()]
+    for step in case.steps:
+        out.append("")
+        if "host" in step:
+            out.append(f"Step {step['id']}: the harness changes the tree: {json.dumps(step['host'])}")
+            continue
+        target = step.get("tool") or (f"fs.{step['fs']}" if "fs" in step else "list tools")
+        out.append(f"Step {step['id']}: {target}({json.dumps(step.get('args', {}), ensure_ascii=False)})")
+        expect = step["expect"]
+        for key, label in (("text", "returns this text"), ("error", "throws with this message")):
+            if key in expect:
+                out.append(f"  {label}:")
+                out += ["    " + line for line in visible(expect[key]).splitlines()]
+        if "error_code" in expect:
+            out.append(f"  with code {expect['error_code']}")
+        if "media" in expect:
+            out.append(f"  returns media {json.dumps(expect['media'], ensure_ascii=False)}")
+        if "value" in expect:
+            out.append(f"  returns the value {json.dumps(expect['value'], ensure_ascii=False)}")
+        if "model_text" in expect:
+            out.append("  and the model is shown:")
+            out += ["    " + line for line in visible(expect["model_text"]).splitlines()]
+        if "after" in step:
+            out.append(f"  afterwards: {json.dumps(step['after'], ensure_ascii=False)}")
+    print("\n".join(out))
+    return 0
+
+
+def cmd_coverage(args) -> int:
+    spec = _spec(args)
+    checked: dict[str, list[str]] = {cid: [] for cid in spec.claims}
+    for case in spec.cases:
+        for cid in case.claims:
+            checked.setdefault(cid, []).append(case.id)
+    if args.errata:
+        rows = [c for c in spec.claims.values() if c.status in ("contradicted", "imprecise")]
+        print(f"{len(rows)} claims where the pages are wrong or imprecise about @mastra/core 1.71.0:\n")
+        for c in rows:
+            print(f"{c.id} [{c.status}] ({c.page})\n  page: {c.quote}\n  observed: {c.observed}")
+            for case_id in checked.get(c.id, []):
+                print(f"  case: {case_id}")
+            print()
+        return 0
+    uncovered = []
+    for cid, claim in spec.claims.items():
+        cases = checked[cid]
+        if not cases and claim.status != "uncheckable":
+            uncovered.append(cid)
+        if args.uncovered:
+            continue
+        state = f"[{claim.status}] " if claim.status else ""
+        print(f"{cid}  {state}{len(cases)} case(s)" + ("" if not cases else ": " + ", ".join(cases[:6])
+                                                       + (" ..." if len(cases) > 6 else "")))
+    if args.uncovered:
+        print("\n".join(uncovered))
+    n = len(spec.claims)
+    uncheckable = sum(1 for c in spec.claims.values() if c.status == "uncheckable")
+    print(f"\n{n} claims: {n - len(uncovered) - uncheckable} checked by a case, {len(uncovered)} not yet, "
+          f"{uncheckable} uncheckable; {len(spec.cases)} cases", file=sys.stderr)
+    return 0
+
+
+def cmd_lint(args) -> int:
+    spec = _spec(args)
+    problems = [str(e) for e in spec.errors]
+    pages = Path(args.pages) if args.pages else PAGES_DIR
+    if pages.exists():
+        problems += quote_problems(spec, pages)
+    else:
+        print(f"note: pages not found at {pages}; quotes not checked", file=sys.stderr)
+    for p in problems:
+        print(p)
+    print(f"{len(spec.claims)} claims, {len(spec.capabilities)} capabilities, {len(spec.cases)} cases; "
+          f"{len(problems)} problem(s)", file=sys.stderr)
+    return 1 if problems else 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="wsconf", description="Conformance suite for the Mastra workspace tools")
+    p.add_argument("--spec", default=None, help="spec directory (default: the repository's spec/)")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="run the suite against an implementation and print a summary by tool")
+    run.add_argument("--adapter", default="reference", help="reference (default), mastra, cmd:<command>, module:Class")
+    run.add_argument("-n", "--workers", default=None, help="parallel workers (pytest-xdist), e.g. 2 or auto")
+    run.add_argument("-k", default=None, help="pytest -k expression over case ids and tags")
+    run.add_argument("--tool", action="append", help="only this tool family (repeatable)")
+    run.add_argument("--tag", action="append", help="only cases with this tag (repeatable)")
+    run.add_argument("--claim", action="append", help="only cases checking this claim (repeatable)")
+    run.add_argument("--results", default=None, help="write one JSON object per case to this file")
+    run.add_argument("--junitxml", default=None, help="write JUnit XML for CI")
+    run.add_argument("--timeout", type=float, default=30.0, help="seconds per adapter call")
+    run.add_argument("--no-expectations", action="store_true", help="ignore the expectations file")
+    run.add_argument("-x", action="store_true", help="stop at the first failure")
+    run.add_argument("pytest_args", nargs="*", help="further pytest arguments (after --)")
+    run.set_defaults(func=cmd_run)
+
+    ls = sub.add_parser("list", help="list cases")
+    ls.add_argument("--tool")
+    ls.add_argument("--tag")
+    ls.set_defaults(func=cmd_list)
+
+    show = sub.add_parser("show", help="a case in plain words: claims, setup, calls, expected results")
+    show.add_argument("case_id")
+    show.set_defaults(func=cmd_show)
+
+    cov = sub.add_parser("coverage", help="every claim with the cases that check it")
+    cov.add_argument("--uncovered", action="store_true", help="only the claims no case checks")
+    cov.add_argument("--errata", action="store_true", help="only the claims the pages get wrong (with what was observed)")
+    cov.set_defaults(func=cmd_coverage)
+
+    lint = sub.add_parser("lint", help="validate the spec files and the claim quotes")
+    lint.add_argument("--pages", default=None, help="folder with the documentation pages (default ../shared/seeds)")
+    lint.set_defaults(func=cmd_lint)
+    return p
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,141 @@
+"""wsref behind the wsconf protocol's operations (spec/protocol.md): results as plain JSON data.
+
+Used in process by the harness's reference adapter and over stdin/stdout by `python -m wsref.serve`.
+"""
+from __future__ import annotations
+
+import base64
+import os
+from dataclasses import asdict
+from datetime import datetime
+
+from . import __version__
+from .errors import js_name
+from .local_filesystem import FileStat, LocalFilesystem, iso
+from .tools import create_workspace_tools
+from .tools.base import is_media_result
+from .workspace import Workspace
+
+IMPLEMENTATION = "wsref"
+CAPABILITIES = (
+    "filesystem", "local_paths", "symlinks", "file_modes", "empty_dirs", "tilde_home", "media",
+    "read_only", "allowed_paths", "tool_config", "fs_interface", "posix_errors",
+)
+
+
+def to_json(value):
+    """Plain data for a Result: bytes and dates tagged the way the protocol tags them."""
+    if isinstance(value, (bytes, bytearray)):
+        return {"$bytes": base64.b64encode(bytes(value)).decode()}
+    if isinstance(value, datetime):
+        return {"$date": iso(value)}
+    if isinstance(value, FileStat):
+        return {k: to_json(v) for k, v in asdict(value).items() if v is not None}
+    if isinstance(value, dict):
+        return {k: to_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_json(v) for v in value]
+    return value
+
+
+def from_json(value):
+    if isinstance(value, dict) and set(value) == {"$bytes"}:
+        return base64.b64decode(value["$bytes"])
+    if isinstance(value, dict):
+        return {k: from_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [from_json(v) for v in value]
+    return value
+
+
+def result_of(output, model=None) -> dict:
+    if isinstance(output, str):
+        return {"kind": "text", "value": output, "model": model}
+    if is_media_result(output):
+        value = {k: output[k] for k in ("text", "mediaType", "data")}
+        return {"kind": "media", "value": value, "model": model}
+    return {"kind": "value", "value": to_json(output), "model": model}
+
+
+def error_of(exc: BaseException) -> dict:
+    return {"kind": "error", "message": getattr(exc, "message", None) or str(exc),
+            "code": getattr(exc, "code", None), "name": js_name(exc)}
+
+
+# WorkspaceFilesystem method -> (python method, how positional JS args map to keyword args)
+FS_METHODS = {
+    "readFile": ("read_file", ["path", "options"]),
+    "writeFile": ("write_file", ["path", "content", "options"]),
+    "appendFile": ("append_file", ["path", "content"]),
+    "deleteFile": ("delete_file", ["path", "options"]),
+    "copyFile": ("copy_file", ["src", "dest", "options"]),
+    "moveFile": ("move_file", ["src", "dest", "options"]),
+    "mkdir": ("mkdir", ["path", "options"]),
+    "rmdir": ("rmdir", ["path", "options"]),
+    "readdir": ("readdir", ["path", "options"]),
+    "exists": ("exists", ["path"]),
+    "stat": ("stat", ["path"]),
+    "realpath": ("realpath", ["path"]),
+    "getInfo": ("get_info", []),
+    "getInstructions": ("get_instructions", []),
+    "init": ("init", []),
+    "destroy": ("destroy", []),
+}
+
+
+
+class Session:
+    """One open workspace: its tools are built once, so a case's steps share tracker and locks."""
+
+    def __init__(self, root: str, home: str, workspace: dict):
+        fs_config = workspace.get("filesystem", {})
+        filesystem = None if fs_config is None else LocalFilesystem(basePath=root, **(fs_config or {}))
+        self.workspace = Workspace(filesystem=filesystem, tools=workspace.get("tools"))
+        self.home = home
+        self._tools = None
+
+    def _toolset(self):
+        if self._tools is None:
+            self._tools = create_workspace_tools(self.workspace)
+        return self._tools
+
+    def tools(self) -> list[dict]:
+        return [{"name": t.name, "description": t.description, "inputSchema": t.input_schema,
+                 "requireApproval": t.require_approval} for t in self._toolset().values()]
+
+    def call(self, tool: str, args: dict) -> dict:
+        os.environ["HOME"] = self.home
+        try:
+            bound = self._toolset().get(tool)
+            if bound is None:
+                raise KeyError(f"no tool named {tool!r}")
+            output = bound.execute(args)
+            return result_of(output, bound.to_model_output(output))
+        except Exception as exc:  # a tool that throws is a result, not a fault
+            return error_of(exc)
+
+    def fs(self, method: str, args: list) -> dict:
+        os.environ["HOME"] = self.home
+        fs = self.workspace.filesystem
+        if method not in FS_METHODS:
+            return {"kind": "error", "message": f"filesystem.{method} is not a function", "code": None,
+                    "name": "TypeError"}
+        name, params = FS_METHODS[method]
+        kwargs = {}
+        for param, value in zip(params, from_json(list(args))):
+            if param == "options":
+                kwargs.update(value or {})
+            else:
+                kwargs["input_path" if param == "path" else param] = value
+        try:
+            return result_of(getattr(fs, name)(**kwargs))
+        except Exception as exc:
+            return error_of(exc)
+
+    def close(self) -> None:
+        self.workspace.destroy()
+
+
+def hello() -> dict:
+    return {"protocol": 1, "implementation": IMPLEMENTATION, "version": __version__,
+            "capabilities": list(CAPABILITIES)}

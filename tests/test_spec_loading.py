@@ -1,0 +1,74 @@
+"""A broken spec file is reported with file, line and key, and the rest still loads."""
+from __future__ import annotations
+
+from wsconf.spec import load_spec
+
+GOOD = '''
+  - id: read_file.t.good
+    title: a good case
+    claims: [tools.inventory.id_prefix]
+    steps:
+      - id: read
+        tool: mastra_workspace_read_file
+        args: {path: a.txt}
+        expect: {error: "File not found: a.txt"}
+'''
+
+
+def write(spec, name, text):
+    path = spec / "cases" / "read_file" / name
+    path.write_text(text)
+    return path
+
+
+def messages(spec):
+    return [str(e) for e in load_spec(spec).errors]
+
+
+def test_malformed_yaml_names_file_and_line_and_other_files_load(mini_spec):
+    write(mini_spec, "bad.yaml", "tool: read_file\ncases:\n  - id: x\n    title: [unclosed\n")
+    write(mini_spec, "good.yaml", "tool: read_file\ncases:" + GOOD)
+    spec = load_spec(mini_spec)
+    assert [c.id for c in spec.cases] == ["read_file.t.good"]
+    (err,) = spec.errors
+    assert err.file == "spec/cases/read_file/bad.yaml"
+    assert err.line >= 4 and "not valid YAML" in err.message
+
+
+def test_unknown_key_is_reported_with_its_line_and_path(mini_spec):
+    write(mini_spec, "a.yaml", "tool: read_file\ncases:" + GOOD + GOOD.replace("t.good", "t.other").replace(
+        "    steps:", "    colour: red\n    steps:"))
+    spec = load_spec(mini_spec)
+    assert [c.id for c in spec.cases] == ["read_file.t.good"]  # the good case still loads
+    (msg,) = [str(e) for e in spec.errors]
+    assert msg.startswith("spec/cases/read_file/a.yaml:12: cases[1]: unknown key")
+    assert "'colour' was unexpected" in msg
+
+
+def test_missing_field_and_bad_expectation(mini_spec):
+    text = "tool: read_file\ncases:" + GOOD.replace("    title: a good case\n", "")
+    write(mini_spec, "a.yaml", text.replace('expect: {error: "File not found: a.txt"}', "expect: {}"))
+    msgs = messages(mini_spec)
+    assert any(m.startswith("spec/cases/read_file/a.yaml:3: cases[0]: 'title' is a required property") for m in msgs), msgs
+    assert any("cases[0].steps[0].expect" in m and ":9:" in m for m in msgs), msgs
+
+
+def test_unknown_claim_capability_placeholder_and_duplicates(mini_spec):
+    case = GOOD.replace("[tools.inventory.id_prefix]", "[tools.no_such.claim]").replace(
+        "    steps:", "    needs: [teleport]\n    steps:").replace('"File not found: a.txt"', '"{{rooot}}"')
+    write(mini_spec, "a.yaml", "tool: read_file\ncases:" + case)
+    write(mini_spec, "b.yaml", "tool: read_file\ncases:" + GOOD + GOOD)
+    msgs = messages(mini_spec)
+    assert "spec/cases/read_file/a.yaml:5: cases[0].claims[0]: unknown claim id 'tools.no_such.claim'" in msgs
+    assert any("a.yaml:6: cases[0].needs[0]: unknown capability 'teleport'" in m for m in msgs), msgs
+    assert any("a.yaml:11: cases[0].steps[0].expect.error: unknown placeholder {{rooot}}" in m for m in msgs), msgs
+    assert any("b.yaml:12: cases[1].id: duplicate case id 'read_file.t.good'" in m for m in msgs), msgs
+
+
+def test_the_real_spec_is_clean_and_every_quote_is_on_its_page():
+    from wsconf.cli import PAGES_DIR
+    from wsconf.spec import quote_problems
+    spec = load_spec()
+    assert [str(e) for e in spec.errors] == []
+    if PAGES_DIR.exists():
+        assert quote_problems(spec, PAGES_DIR) == []
