@@ -152,6 +152,71 @@ def cmd_lint(args) -> int:
     return 1 if problems else 0
 
 
+def cmd_export(args) -> int:
+    spec = _spec(args)
+    if spec.errors:
+        for e in spec.errors:
+            print(e, file=sys.stderr)
+        return 1
+    corpus = {
+        "format": 1,
+        "upstream": {"package": "@mastra/core", "version": "1.71.0"},
+        "capabilities": [{"id": k, "description": v} for k, v in spec.capabilities.items()],
+        "claims": [{k: v for k, v in vars(c).items() if v is not None} for c in spec.claims.values()],
+        "cases": [c.raw for c in spec.cases],
+    }
+    text = json.dumps(corpus, ensure_ascii=False, indent=1)
+    if args.output == "-":
+        print(text)
+    else:
+        Path(args.output).write_text(text + "\n", encoding="utf-8")
+        print(f"wrote {len(spec.cases)} cases, {len(spec.claims)} claims to {args.output}", file=sys.stderr)
+    return 0
+
+
+def cmd_expectations(args) -> int:
+    """Rewrite an implementation's expectations file from a results file, for review."""
+    from . import expectations
+    from .report import load_results
+    records = load_results(args.results)
+    current = expectations.load(args.implementation)
+    failures = {}
+    for r in records:
+        if r["outcome"] in ("failed", "error", "xfail"):
+            first_line = (r.get("detail") or r["message"]).strip().splitlines()[0] if (r.get("detail") or r["message"]) else ""
+            failures[r["id"]] = current.get(r["id"]) or f"REVIEW: {first_line[:200]}"
+    if not args.update:
+        for case_id, reason in sorted(failures.items()):
+            print(f"{case_id}: {reason}")
+        return 0
+    path = expectations.write(args.implementation, failures)
+    new = sorted(set(failures) - set(current))
+    gone = sorted(set(current) - set(failures))
+    print(f"wrote {path}: {len(failures)} entries ({len(new)} new, {len(gone)} removed). "
+          "Replace every 'REVIEW:' with the real reason before committing.", file=sys.stderr)
+    return 0
+
+
+def cmd_report(args) -> int:
+    from .report import CONFORMANCE_HEADER, by_tool_table, conformance_row, load_results
+    rows = [CONFORMANCE_HEADER]
+    for spec_arg in args.results:
+        label, _, path = spec_arg.rpartition("=") if "=" in spec_arg else (Path(spec_arg).stem, "", spec_arg)
+        records = load_results(Path(path))
+        from . import expectations
+        link = f"[{expectations.slug(label)}.yaml](conformance/expectations/{expectations.slug(label)}.yaml)"
+        rows.append(conformance_row(label, records, link))
+        if args.by_tool:
+            print(f"\n### {label}\n\n{by_tool_table(records)}")
+    print("\n".join(rows))
+    return 0
+
+
+def cmd_smoke(args) -> int:
+    from .smoke import smoke
+    return smoke(args.adapter, args.timeout)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="wsconf", description="Conformance suite for the Mastra workspace tools")
     p.add_argument("--spec", default=None, help="spec directory (default: the repository's spec/)")
@@ -189,6 +254,25 @@ def build_parser() -> argparse.ArgumentParser:
     lint = sub.add_parser("lint", help="validate the spec files and the claim quotes")
     lint.add_argument("--pages", default=None, help="folder with the documentation pages (default ../shared/seeds)")
     lint.set_defaults(func=cmd_lint)
+    sm = sub.add_parser("smoke", help="check a new adapter: handshake, tool list and a few cases, explained")
+    sm.add_argument("adapter")
+    sm.add_argument("--timeout", type=float, default=30.0)
+    sm.set_defaults(func=cmd_smoke)
+
+    export = sub.add_parser("export", help="write the whole corpus (cases, claims, capabilities) as JSON")
+    export.add_argument("-o", "--output", default="-", help="file to write (default: stdout)")
+    export.set_defaults(func=cmd_export)
+
+    exp = sub.add_parser("expectations", help="show or rewrite an implementation's expected failures from a results file")
+    exp.add_argument("implementation", help='the implementation name, e.g. "@mastra/core" or wsref')
+    exp.add_argument("results", help="a results file from `wsconf run --results`")
+    exp.add_argument("--update", action="store_true", help="rewrite conformance/expectations/<implementation>.yaml")
+    exp.set_defaults(func=cmd_expectations)
+
+    rep = sub.add_parser("report", help="Markdown conformance table from results files (LABEL=path.jsonl ...)")
+    rep.add_argument("results", nargs="+")
+    rep.add_argument("--by-tool", action="store_true", help="also a table per implementation by tool")
+    rep.set_defaults(func=cmd_report)
     return p
 
 

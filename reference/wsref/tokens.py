@@ -39,6 +39,9 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from itertools import accumulate
 
 __all__ = ["estimate_token_count", "slice_by_tokens", "slice_by_tokens_safe"]
 
@@ -105,7 +108,9 @@ def _to_units(text: str) -> str:
 
 
 def _from_units(units: str) -> str:
-    """Inverse of :func:`_to_units`: merge surrogate pairs, keep lone surrogates."""
+    """Canonical Python form of a UTF-16 unit sequence: surrogate pairs (also a
+    high and a low surrogate held as two separate code points) merge into one
+    astral character; unpaired surrogates stay as lone surrogate code points."""
     if units.isascii() or not _SURROGATE_RE.search(units):
         return units
     return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
@@ -120,6 +125,10 @@ def _from_units(units: str) -> str:
 #   * punctuation runs -> cannot be CJK or numeric   -> 1 if len <= 3 else ceil(len / 2)
 #   * "other" runs (no whitespace, no punctuation)   -> see _other_tokens
 # (the alphanumeric branch and the fallback compute the same value.)
+#
+# Segment boundaries are the same whether the text is held as code points or as
+# UTF-16 units (separators are BMP non-surrogates), so texts are split in their
+# native Python form and only segments holding astral characters are converted.
 
 
 def _punct_tokens(n: int) -> int:
@@ -127,6 +136,7 @@ def _punct_tokens(n: int) -> int:
 
 
 def _other_tokens(seg: str) -> int:
+    """Tokens of an "other" run given as a unit string."""
     if _CJK_RE.search(seg):
         # Array.from(seg).length: code points, a valid surrogate pair counts once.
         n = len(seg)
@@ -147,38 +157,49 @@ def _other_tokens(seg: str) -> int:
     return math.ceil(n / _DEFAULT_CHARS_PER_TOKEN)
 
 
-def _ascii_other_tokens(seg: str) -> int:
-    n = len(seg)
-    if n <= _SHORT_TOKEN_THRESHOLD or seg.isdigit():
-        return 1
-    return math.ceil(n / _DEFAULT_CHARS_PER_TOKEN)
-
-
 def _segment_tokens(seg: str) -> int:
+    """Tokens of any non-empty segment given in native Python form."""
     c = seg[0]
     if c in _WS_SET:
         return 0
     if c in _PUNCT_SET:
         return _punct_tokens(len(seg))
-    return _other_tokens(seg)
+    return _other_tokens(_to_units(seg))
 
 
 _PUNCT_SET = frozenset("!#$%&()*+,-./:;<=>?@[\\]^_`{|}~")
 
+# ASCII fast path tables: bytes.split() splits on exactly b" \t\n\x0b\x0c\r",
+# which is JS \s restricted to ASCII.
+_ASCII_OTHER_TABLE = bytes(0x20 if chr(b) in _PUNCT_SET else b for b in range(256))
+_ASCII_PUNCT_TABLE = bytes(0x2E if chr(b) in _PUNCT_SET else 0x20 for b in range(256))
 
-def _estimate_units(units: str) -> int:
-    parts = _SPLIT_RE.split(units)
-    # Even indices: text between separators ("other" runs, possibly empty);
-    # odd indices: the captured separator (a whitespace run or a punctuation run).
-    others = [p for p in parts[0::2] if p]
-    fn = _ascii_other_tokens if units.isascii() else _other_tokens
-    total = sum(map(fn, others))
-    punct_set = _PUNCT_SET
-    for sep in parts[1::2]:
-        if sep[0] in punct_set:
-            n = len(sep)
-            total += 1 if n <= _SHORT_TOKEN_THRESHOLD else math.ceil(n / 2)
+
+def _estimate_ascii(text: str) -> int:
+    data = text.encode("ascii")
+    others = data.translate(_ASCII_OTHER_TABLE).split()
+    total = 0
+    for n, cnt in Counter(map(len, others)).items():
+        total += cnt * (1 if n <= _SHORT_TOKEN_THRESHOLD else math.ceil(n / _DEFAULT_CHARS_PER_TOKEN))
+    # all-digit runs (/^\d+(?:[.,]\d+)*$/) count 1 whatever their length
+    for n, cnt in Counter(map(len, filter(bytes.isdigit, others))).items():
+        if n > _SHORT_TOKEN_THRESHOLD:
+            total -= cnt * (math.ceil(n / _DEFAULT_CHARS_PER_TOKEN) - 1)
+    for n, cnt in Counter(map(len, data.translate(_ASCII_PUNCT_TABLE).split())).items():
+        total += cnt * _punct_tokens(n)
     return total
+
+
+def _split(text: str) -> list:
+    """text.split(TOKEN_SPLIT_PATTERN).filter(Boolean)"""
+    return list(filter(None, _SPLIT_RE.split(text)))
+
+
+def _segment_token_list(segs: list) -> list:
+    memo = {}
+    for seg in set(segs):
+        memo[seg] = _segment_tokens(seg)
+    return list(map(memo.__getitem__, segs))
 
 
 # ---------------------------------------------------------------------------
@@ -190,15 +211,39 @@ def estimate_token_count(text: str) -> int:
     """tokenx ``estimateTokenCount(text)`` with default options."""
     if not text:
         return 0
-    return _estimate_units(_to_units(text))
+    if text.isascii():
+        return _estimate_ascii(text)
+    segs = _split(text)
+    total = 0
+    for seg, cnt in Counter(segs).items():
+        total += cnt * _segment_tokens(seg)
+    return total
 
 
-def _slice_units(units: str, start, end) -> str:
+def _extract(seg: str, pos: int, count: int, start, end) -> str:
+    """extractSegmentPart (``seg`` native; cuts on UTF-16 units)."""
+    if count == 0:
+        return seg if start <= pos < end else ""
+    seg_end = pos + count
+    if pos >= end or seg_end <= start:
+        return ""
+    overlap_start = max(0, start - pos)
+    overlap_end = min(count, end - pos)
+    if overlap_start == 0 and overlap_end == count:
+        return seg
+    units = _to_units(seg)
+    n = len(units)
+    char_start = math.floor(overlap_start / count * n)
+    char_end = math.ceil(overlap_end / count * n)
+    return units[char_start:char_end]
+
+
+def _slice(text: str, start, end) -> str:
     if start is None:
         start = 0
     total = 0
     if start < 0 or (end is not None and end < 0):
-        total = _estimate_units(units)
+        total = estimate_token_count(text)
     norm_start = max(0, total + start) if start < 0 else max(0, start)
     if end is None:
         norm_end = math.inf
@@ -209,37 +254,32 @@ def _slice_units(units: str, start, end) -> str:
     if norm_start >= norm_end:
         return ""
 
-    parts = []
-    pos = 0
-    seg_tokens = _segment_tokens
-    for seg in _SPLIT_RE.split(units):
-        if not seg:
-            continue
-        if pos >= norm_end:
-            break
-        count = seg_tokens(seg)
-        # extractSegmentPart(segment, pos, count, norm_start, norm_end)
-        if count == 0:
-            if norm_start <= pos < norm_end:
-                parts.append(seg)
-            continue
-        seg_end = pos + count
-        if seg_end <= norm_start:  # (pos >= norm_end is impossible after the break)
-            pos = seg_end
-            continue
-        overlap_start = max(0, norm_start - pos)
-        overlap_end = min(count, norm_end - pos)
-        if overlap_start == 0 and overlap_end == count:
-            parts.append(seg)
-        else:
-            n = len(seg)
-            char_start = math.floor(overlap_start / count * n)
-            char_end = math.ceil(overlap_end / count * n)
-            piece = seg[char_start:char_end]
-            if piece:
-                parts.append(piece)
-        pos = seg_end
-    return "".join(parts)
+    segs = _split(text)
+    toks = _segment_token_list(segs)
+    ends = list(accumulate(toks))  # ends[i] = pos[i] + toks[i]
+    # First contributing segment: the first with ends > start, or an earlier
+    # zero-token (whitespace) segment sitting exactly at pos == start.
+    lo = bisect_left(ends, norm_start)
+    first = bisect_right(ends, norm_start, lo)
+    if lo < first:
+        first = lo if toks[lo] == 0 else lo + 1
+    # One past the last contributing segment: the first with pos >= end (the
+    # JS loop breaks there).  pos[i] = ends[i-1], so pos[i] >= end <=> ends[i-1] >= end.
+    if norm_end == math.inf:
+        stop = len(segs)
+    else:
+        stop = min(len(segs), bisect_left(ends, norm_end) + 1)
+    if first >= stop:
+        return ""
+    # Only the first and the last contributing segments can be cut; everything
+    # in between is taken whole (see extractSegmentPart).
+    pos_first = ends[first] - toks[first]
+    head = _extract(segs[first], pos_first, toks[first], norm_start, norm_end)
+    if stop - first == 1:
+        return head
+    last = stop - 1
+    tail = _extract(segs[last], ends[last] - toks[last], toks[last], norm_start, norm_end)
+    return head + "".join(segs[first + 1:last]) + tail
 
 
 def slice_by_tokens(text: str, start: int = 0, end: int | None = None) -> str:
@@ -251,7 +291,7 @@ def slice_by_tokens(text: str, start: int = 0, end: int | None = None) -> str:
     """
     if not text:
         return ""
-    return _from_units(_slice_units(_to_units(text), start, end))
+    return _from_units(_slice(text, start, end))
 
 
 def slice_by_tokens_safe(text: str, start: int = 0, end: int | None = None) -> str:

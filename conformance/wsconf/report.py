@@ -1,0 +1,38 @@
+"""Turning result files (one JSON object per case) into tables people read."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+COLUMNS = ("passed", "failed", "xfail", "xpass", "unsupported", "error")
+
+
+def load_results(path: Path) -> list[dict]:
+    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def counts(records: list[dict]) -> Counter:
+    return Counter(r["outcome"] for r in records)
+
+
+def conformance_row(label: str, records: list[dict], expectations_link: str) -> str:
+    c = counts(records)
+    failed = c["failed"] + c["error"] + c["xpass"]
+    return (f"| {label} | {len(records)} | {c['passed']} | {failed} | {c['xfail']} | "
+            f"{c['unsupported']} | {expectations_link} |")
+
+
+CONFORMANCE_HEADER = ("| implementation | cases | passed | failed | expected failures | unsupported | expectations |\n"
+                      "| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+
+
+def by_tool_table(records: list[dict]) -> str:
+    tools: dict[str, Counter] = {}
+    for r in records:
+        tools.setdefault(r["tool"], Counter())[r["outcome"]] += 1
+    lines = ["| tool | cases | " + " | ".join(COLUMNS) + " |", "| --- | ---: |" + " ---: |" * len(COLUMNS)]
+    for tool in sorted(tools):
+        c = tools[tool]
+        lines.append(f"| {tool} | {sum(c.values())} | " + " | ".join(str(c[k]) for k in COLUMNS) + " |")
+    return "\n".join(lines)

@@ -1,0 +1,40 @@
+"""The whole conformance suite, run as users run it: against the reference in process, through
+the wire protocol, and against the real @mastra/core through the bridge."""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from conftest import bridge_missing_reason, run_suite
+from wsconf.spec import load_spec
+
+
+def summary(records):
+    return Counter(r["outcome"] for r in records)
+
+
+def failures(records):
+    return "\n\n".join(f"{r['id']}: {r['message']}" for r in records if r["outcome"] in ("failed", "error", "xpass"))
+
+
+def test_every_case_passes_against_the_reference(tmp_path):
+    code, records, output = run_suite(tmp_path, "reference")
+    assert len(records) == len(load_spec().cases), output[-3000:]
+    assert failures(records) == ""
+    assert code == 0, output[-3000:]
+
+
+def test_the_protocol_path_gives_the_same_outcomes(tmp_path):
+    code, records, output = run_suite(tmp_path, "reference-protocol")
+    assert failures(records) == ""
+    assert code == 0, output[-3000:]
+    assert summary(records)["passed"] == len(load_spec().cases)
+
+
+@pytest.mark.skipif(bridge_missing_reason() is not None, reason=bridge_missing_reason() or "")
+def test_the_upstream_has_no_unexpected_results(tmp_path):
+    code, records, output = run_suite(tmp_path, "mastra", "-n", "2")
+    assert failures(records) == ""
+    assert code == 0, output[-3000:]
+    assert len(records) == len(load_spec().cases)
