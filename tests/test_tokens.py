@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from wsref import tokens as _tokens_mod
 from wsref.tokens import estimate_token_count, slice_by_tokens, slice_by_tokens_safe
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,6 +35,17 @@ def _utf16(s: str) -> bytes:
     (A Python string with a high and a low surrogate as two separate code points
     and one with the combined astral character denote the same JS string.)"""
     return s.encode("utf-16-le", "surrogatepass")
+
+
+# wsref.tokens picks one of three equivalent slicing algorithms by cost (small
+# inputs always take the "forward" one); check every one of them explicitly.
+_STRATEGIES = ("forward", "backward", "full")
+
+
+def _slice_with(strategy: str, text: str, start, end) -> str:
+    if not text:
+        return ""
+    return _tokens_mod._from_units(_tokens_mod._slice(text, start, end, strategy))
 
 
 def _is_valid_unicode(s: str) -> bool:
@@ -65,6 +77,8 @@ def test_fixture(case):
     for start, end, want_slice, want_safe in case["slices"]:
         got = slice_by_tokens(text, start, end)
         assert _utf16(got) == _utf16(want_slice), (start, end)
+        for strategy in _STRATEGIES:
+            assert _utf16(_slice_with(strategy, text, start, end)) == _utf16(want_slice), (strategy, start, end)
         safe = slice_by_tokens_safe(text, start, end)
         assert safe == want_safe, (start, end)
         assert _is_valid_unicode(safe)
@@ -171,6 +185,8 @@ def _check(oracle, text, start, end):
     assert estimate_token_count(text) == want["count"]
     got = slice_by_tokens(text, start, end)
     assert _utf16(got) == _utf16(want["slice"])
+    for strategy in _STRATEGIES:
+        assert _utf16(_slice_with(strategy, text, start, end)) == _utf16(want["slice"]), strategy
     safe = slice_by_tokens_safe(text, start, end)
     assert safe == want["safe"]
     assert _is_valid_unicode(safe)

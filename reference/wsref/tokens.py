@@ -41,7 +41,7 @@ import math
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from itertools import accumulate
+from itertools import accumulate, filterfalse
 
 __all__ = ["estimate_token_count", "slice_by_tokens", "slice_by_tokens_safe"]
 
@@ -136,20 +136,30 @@ def _punct_tokens(n: int) -> int:
 
 
 def _other_tokens(seg: str) -> int:
-    """Tokens of an "other" run given as a unit string."""
+    """Tokens of an "other" run, given in native Python form.
+
+    Works on the native form without converting to units: the character
+    classes involved are all BMP non-surrogates, the UTF-16 length is the length
+    of the UTF-16 encoding, and ``Array.from`` counts native code points except
+    that a high + low surrogate held as two code points is one JS code point.
+    """
     if _CJK_RE.search(seg):
         # Array.from(seg).length: code points, a valid surrogate pair counts once.
         n = len(seg)
-        if "\ud800" <= max(seg):
+        if max(seg) >= "\ud800" and _SURROGATE_RE.search(seg):
             n -= len(_PAIR_RE.findall(seg))
         return n
-    n = len(seg)
-    if n <= _SHORT_TOKEN_THRESHOLD:
-        return 1
     if seg.isascii():
-        if seg.isdigit():  # /^\d+(?:[.,]\d+)*$/ -- [.,] never occur in an "other" run
+        n = len(seg)
+        if n <= _SHORT_TOKEN_THRESHOLD or seg.isdigit():
+            # /^\d+(?:[.,]\d+)*$/ -- [.,] never occur in an "other" run
             return 1
         return math.ceil(n / _DEFAULT_CHARS_PER_TOKEN)
+    n = len(seg)
+    if max(seg) >= _ASTRAL_MIN:
+        n = len(seg.encode("utf-16-le", "surrogatepass")) >> 1  # UTF-16 length
+    if n <= _SHORT_TOKEN_THRESHOLD:
+        return 1
     if _LANG3_RE.search(seg):
         return math.ceil(n / 3)
     if _LANG35_RE.search(seg):
@@ -164,28 +174,41 @@ def _segment_tokens(seg: str) -> int:
         return 0
     if c in _PUNCT_SET:
         return _punct_tokens(len(seg))
-    return _other_tokens(_to_units(seg))
+    return _other_tokens(seg)
 
 
 _PUNCT_SET = frozenset("!#$%&()*+,-./:;<=>?@[\\]^_`{|}~")
 
-# ASCII fast path tables: bytes.split() splits on exactly b" \t\n\x0b\x0c\r",
-# which is JS \s restricted to ASCII.
-_ASCII_OTHER_TABLE = bytes(0x20 if chr(b) in _PUNCT_SET else b for b in range(256))
-_ASCII_PUNCT_TABLE = bytes(0x2E if chr(b) in _PUNCT_SET else 0x20 for b in range(256))
+# estimate_token_count works on UTF-8 bytes: in UTF-8 every byte < 0x80 is an
+# ASCII character and every byte of a multi-byte sequence is >= 0x80, so the
+# ASCII separators (JS \s restricted to ASCII, and all of tokenx's punctuation)
+# can be handled with bytes.translate + bytes.split (C speed), once the
+# non-ASCII JS whitespace characters have been replaced by a space (which does
+# not change the estimate: whitespace runs are separators worth 0 tokens).
+# bytes.split() with no argument splits on exactly b" \t\n\x0b\x0c\r" -- JS \s
+# restricted to ASCII (\x1c-\x1f, which Python's str.split() would also split
+# on, are not JS whitespace).
+_NONASCII_WS_CHARS = tuple(c for c in sorted(_WS_SET) if not c.isascii())
+_OTHER_TABLE = bytes(0x20 if chr(b) in _PUNCT_SET else b for b in range(256))
+_PUNCT_TABLE = bytes(0x2E if chr(b) in _PUNCT_SET else 0x20 for b in range(256))
 
 
-def _estimate_ascii(text: str) -> int:
-    data = text.encode("ascii")
-    others = data.translate(_ASCII_OTHER_TABLE).split()
+def _estimate_bytes(data: bytes, is_ascii: bool) -> int:
+    others = data.translate(_OTHER_TABLE).split()
     total = 0
+    if not is_ascii:
+        for seg, cnt in Counter(filterfalse(bytes.isascii, others)).items():
+            total += cnt * _other_tokens(seg.decode("utf-8", "surrogatepass"))
+        others = list(filter(bytes.isascii, others))
+    # ASCII "other" runs: 1 if len <= 3, else ceil(len / 6) ...
     for n, cnt in Counter(map(len, others)).items():
         total += cnt * (1 if n <= _SHORT_TOKEN_THRESHOLD else math.ceil(n / _DEFAULT_CHARS_PER_TOKEN))
-    # all-digit runs (/^\d+(?:[.,]\d+)*$/) count 1 whatever their length
+    # ... except all-digit runs (/^\d+(?:[.,]\d+)*$/), which count 1 whatever their length
     for n, cnt in Counter(map(len, filter(bytes.isdigit, others))).items():
         if n > _SHORT_TOKEN_THRESHOLD:
             total -= cnt * (math.ceil(n / _DEFAULT_CHARS_PER_TOKEN) - 1)
-    for n, cnt in Counter(map(len, data.translate(_ASCII_PUNCT_TABLE).split())).items():
+    # punctuation runs
+    for n, cnt in Counter(map(len, data.translate(_PUNCT_TABLE).split())).items():
         total += cnt * _punct_tokens(n)
     return total
 
@@ -212,12 +235,11 @@ def estimate_token_count(text: str) -> int:
     if not text:
         return 0
     if text.isascii():
-        return _estimate_ascii(text)
-    segs = _split(text)
-    total = 0
-    for seg, cnt in Counter(segs).items():
-        total += cnt * _segment_tokens(seg)
-    return total
+        return _estimate_bytes(text.encode("ascii"), True)
+    for ch in _NONASCII_WS_CHARS:
+        if ch in text:
+            text = text.replace(ch, " ")
+    return _estimate_bytes(text.encode("utf-8", "surrogatepass"), False)
 
 
 def _extract(seg: str, pos: int, count: int, start, end) -> str:
@@ -238,10 +260,94 @@ def _extract(seg: str, pos: int, count: int, start, end) -> str:
     return units[char_start:char_end]
 
 
-def _slice(text: str, start, end) -> str:
+# Slicing strategies.  All three produce exactly what the JS loop produces:
+#
+# * _slice_forward: the literal JS loop over lazily matched segments, stopping
+#   at the first segment with pos >= end.  Cost ~ end (used for heads).
+# * _slice_backward: the same segments visited from the end of the text (their
+#   boundaries found on the reversed text; the segments themselves are taken
+#   from the original), positions derived from the total.  Cost ~ total - start
+#   (used for tails, i.e. negative ``start``).
+# * _slice_full: split everything, per-segment counts memoised, prefix sums and
+#   bisection; only the first and last contributing segments can be cut.
+#
+# The choice between them is purely a performance decision.
+
+_SEG_RE = re.compile("[" + _WS + "]+|[" + _PUNCT + "]+|[^" + _WS + _PUNCT + "]+")
+_LAZY_MIN_TOKENS = 20_000
+
+
+def _slice_forward(text: str, start, end) -> str:
+    parts = []
+    pos = 0
+    for m in _SEG_RE.finditer(text):
+        if pos >= end:
+            break
+        seg = m.group()
+        count = _segment_tokens(seg)
+        piece = _extract(seg, pos, count, start, end)
+        if piece:
+            parts.append(piece)
+        pos += count
+    return "".join(parts)
+
+
+def _slice_backward(text: str, total: int, start, end) -> str:
+    n = len(text)
+    parts = []
+    seg_end = total  # token position just past the current segment
+    for m in _SEG_RE.finditer(text[::-1]):
+        a, b = m.span()
+        seg = text[n - b:n - a]
+        count = _segment_tokens(seg)
+        pos = seg_end - count
+        if count == 0:
+            if pos < start:
+                break  # every earlier segment ends at or before pos < start
+            if pos < end:
+                parts.append(seg)
+        else:
+            if seg_end <= start:
+                break
+            if pos < end:
+                piece = _extract(seg, pos, count, start, end)
+                if piece:
+                    parts.append(piece)
+        seg_end = pos
+    parts.reverse()
+    return "".join(parts)
+
+
+def _slice_full(segs: list, toks: list, start, end) -> str:
+    ends = list(accumulate(toks))  # ends[i] = pos[i] + toks[i]
+    # First contributing segment: the first with ends > start, or an earlier
+    # zero-token (whitespace) segment sitting exactly at pos == start.
+    lo = bisect_left(ends, start)
+    first = bisect_right(ends, start, lo)
+    if lo < first:
+        first = lo if toks[lo] == 0 else lo + 1
+    # One past the last contributing segment: the first with pos >= end (the
+    # JS loop breaks there).  pos[i] = ends[i-1], so pos[i] >= end <=> ends[i-1] >= end.
+    if end == math.inf:
+        stop = len(segs)
+    else:
+        stop = min(len(segs), bisect_left(ends, end) + 1)
+    if first >= stop:
+        return ""
+    # Only the first and the last contributing segments can be cut; everything
+    # in between is taken whole (see extractSegmentPart).
+    head = _extract(segs[first], ends[first] - toks[first], toks[first], start, end)
+    if stop - first == 1:
+        return head
+    last = stop - 1
+    tail = _extract(segs[last], ends[last] - toks[last], toks[last], start, end)
+    return head + "".join(segs[first + 1:last]) + tail
+
+
+def _slice(text: str, start, end, strategy: str | None = None) -> str:
     if start is None:
         start = 0
-    total = 0
+    total = None
     if start < 0 or (end is not None and end < 0):
         total = estimate_token_count(text)
     norm_start = max(0, total + start) if start < 0 else max(0, start)
@@ -254,32 +360,22 @@ def _slice(text: str, start, end) -> str:
     if norm_start >= norm_end:
         return ""
 
+    if strategy is None:
+        budget = max(_LAZY_MIN_TOKENS, len(text) // 10)
+        if norm_end <= budget:
+            strategy = "forward"
+        elif total is not None and total - norm_start <= budget:
+            strategy = "backward"
+        else:
+            strategy = "full"
+    if strategy == "forward":
+        return _slice_forward(text, norm_start, norm_end)
+    if strategy == "backward":
+        if total is None:
+            total = estimate_token_count(text)
+        return _slice_backward(text, total, norm_start, norm_end)
     segs = _split(text)
-    toks = _segment_token_list(segs)
-    ends = list(accumulate(toks))  # ends[i] = pos[i] + toks[i]
-    # First contributing segment: the first with ends > start, or an earlier
-    # zero-token (whitespace) segment sitting exactly at pos == start.
-    lo = bisect_left(ends, norm_start)
-    first = bisect_right(ends, norm_start, lo)
-    if lo < first:
-        first = lo if toks[lo] == 0 else lo + 1
-    # One past the last contributing segment: the first with pos >= end (the
-    # JS loop breaks there).  pos[i] = ends[i-1], so pos[i] >= end <=> ends[i-1] >= end.
-    if norm_end == math.inf:
-        stop = len(segs)
-    else:
-        stop = min(len(segs), bisect_left(ends, norm_end) + 1)
-    if first >= stop:
-        return ""
-    # Only the first and the last contributing segments can be cut; everything
-    # in between is taken whole (see extractSegmentPart).
-    pos_first = ends[first] - toks[first]
-    head = _extract(segs[first], pos_first, toks[first], norm_start, norm_end)
-    if stop - first == 1:
-        return head
-    last = stop - 1
-    tail = _extract(segs[last], ends[last] - toks[last], toks[last], norm_start, norm_end)
-    return head + "".join(segs[first + 1:last]) + tail
+    return _slice_full(segs, _segment_token_list(segs), norm_start, norm_end)
 
 
 def slice_by_tokens(text: str, start: int = 0, end: int | None = None) -> str:

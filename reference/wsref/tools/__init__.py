@@ -1,41 +1,75 @@
-"""The tool set a workspace exposes, built the way createWorkspaceTools builds it."""
+"""The tool set a workspace exposes, built the way createWorkspaceTools builds it.
+
+Order, filtering and wrapping follow the upstream: enabled and readOnly decide which tools exist;
+each tool is wrapped with the read tracker (read or write mode), then renamed, then hooked, and
+the write lock goes outermost, so it runs before input validation (as it does upstream).
+"""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from ..errors import FileNotFoundError_, FileReadRequiredError
+from ..tracking import ReadTracker, WriteLock, read_scope
+from ..validation import validate_input
 from .base import Tool, ToolContext
 from .read_file import read_file_tool
 
-__all__ = ["Tool", "ToolContext", "create_workspace_tools", "ALL_TOOLS"]
+__all__ = ["Tool", "ToolContext", "create_workspace_tools", "BoundTool"]
 
-# In the upstream's order; each entry: (tool, needs write access).
-ALL_TOOLS = [(read_file_tool, False)]
+
+@dataclass(frozen=True)
+class Slot:
+    tool: Tool
+    needs_write: bool = False
+    tracker: str | None = None       # "read" or "write"
+    write_lock: bool = False
+
+
+def filesystem_slots() -> list[Slot]:
+    from . import fs_tools
+    return [Slot(read_file_tool, tracker="read"), *fs_tools.slots()]
+
+
+def sandbox_slots(sandbox) -> list[Slot]:
+    from . import sandbox_tools
+    return sandbox_tools.slots(sandbox)
 
 
 def create_workspace_tools(workspace) -> dict[str, "BoundTool"]:
     tools: dict[str, BoundTool] = {}
-    read_only = bool(workspace.filesystem and workspace.filesystem.readOnly)
+    config = workspace.tools_config or {}
+    read_only = bool(workspace.filesystem is not None and workspace.filesystem.readOnly)
+    tracker = ReadTracker()
+    lock = WriteLock(config.get("writeLockTimeoutMs"))
+    slots = []
     if workspace.filesystem is not None:
-        for tool, needs_write in ALL_TOOLS:
-            config = workspace.tool_config(tool.id)
-            if not workspace.tool_enabled(tool.id):
-                continue
-            if needs_write and read_only:
-                continue
-            name = config.get("name", tool.id)
-            if name in tools:
-                raise ValueError(
-                    f'Duplicate workspace tool name "{name}": tool "{tool.id}" conflicts with an already-registered '
-                    'tool. Check your tools config for duplicate "name" values.')
-            tools[name] = BoundTool(name, tool, workspace)
+        slots += filesystem_slots()
+    if workspace.sandbox is not None:
+        slots += sandbox_slots(workspace.sandbox)
+    for slot in slots:
+        if not workspace.tool_enabled(slot.tool.id):
+            continue
+        if slot.needs_write and read_only:
+            continue
+        name = workspace.tool_config(slot.tool.id).get("name", slot.tool.id)
+        if name in tools:
+            raise ValueError(
+                f'Duplicate workspace tool name "{name}": tool "{slot.tool.id}" conflicts with an already-registered '
+                'tool. Check your tools config for duplicate "name" values.')
+        tools[name] = BoundTool(name, slot, workspace, tracker, lock)
     return tools
 
 
 class BoundTool:
     """A tool bound to its workspace under its exposed name: what an agent would call."""
 
-    def __init__(self, name: str, tool: Tool, workspace):
+    def __init__(self, name: str, slot: Slot, workspace, tracker: ReadTracker, lock: WriteLock):
         self.name = name
-        self.tool = tool
+        self.slot = slot
+        self.tool = slot.tool
         self.workspace = workspace
+        self.tracker = tracker
+        self.lock = lock
 
     @property
     def description(self) -> str:
@@ -47,15 +81,55 @@ class BoundTool:
 
     @property
     def require_approval(self) -> bool:
-        return bool(self.workspace.tool_config(self.tool.id).get("requireApproval",
-                    (self.workspace.tools_config or {}).get("requireApproval", False)))
+        per_tool = self.workspace.tool_config(self.tool.id).get("requireApproval")
+        if per_tool is None:
+            per_tool = (self.workspace.tools_config or {}).get("requireApproval", False)
+        return bool(per_tool)
 
     def execute(self, args: dict):
-        from ..validation import validate_input
+        if self.slot.write_lock:
+            path = (args or {}).get("path")
+            if not path:
+                raise Exception("wrapWithWriteLock: input.path is required")
+            return self.lock.run(path, lambda: self._tracked(args))
+        return self._tracked(args)
+
+    def _tracked(self, args: dict):
+        mode = self.slot.tracker
+        fs = self.workspace.filesystem
+        ctx = ToolContext(self.workspace)
+        if mode is None or fs is None:
+            return self._validated(args, ctx)
+        scope = read_scope(fs)
+        path = (args or {}).get("path")
+        if mode == "write":
+            record = self.tracker.get(path) if isinstance(path, str) else None
+            if record and record.scope == scope:
+                ctx.extra["expected_mtime"] = record.modified_at_read
+            try:
+                stat = fs.stat(path)
+                policy = self.workspace.tool_config(self.tool.id).get("requireReadBeforeWrite")
+                if policy is not None and policy:
+                    reason = self.tracker.needs_reread(path, stat.modifiedAt, scope)
+                    if reason:
+                        raise FileReadRequiredError(path, reason)
+            except FileNotFoundError_:
+                pass  # a new file: nothing to have read
+        result = self._validated(args, ctx)
+        if mode == "read":
+            try:
+                self.tracker.record_read(path, fs.stat(path).modifiedAt, scope)
+            except Exception:
+                pass  # tracking never fails a read
+        else:
+            self.tracker.clear(path) if isinstance(path, str) else None
+        return result
+
+    def _validated(self, args: dict, ctx: ToolContext):
         checked = validate_input(self.tool, args)
         if isinstance(checked, dict) and checked.get("error") is True:
             return checked
-        return self.tool.execute(checked, ToolContext(self.workspace))
+        return self.tool.execute(checked, ctx)
 
     def to_model_output(self, output):
         return self.tool.to_model_output(output) if self.tool.to_model_output else None

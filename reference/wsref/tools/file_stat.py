@@ -1,0 +1,11 @@
+"""mastra_workspace_file_stat (not yet implemented in the reference: it raises until it lands)."""
+from __future__ import annotations
+
+from .base import Tool
+
+
+def execute(args, ctx):
+    raise NotImplementedError("mastra_workspace_file_stat is not implemented in wsref yet")
+
+
+TOOL = Tool("mastra_workspace_file_stat", "", {"type": "object", "properties": {}, "additionalProperties": True}, execute)
