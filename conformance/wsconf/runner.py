@@ -6,7 +6,7 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from .adapters.base import Adapter, AdapterFault
+from .adapters.base import Adapter, AdapterFault, OpenError
 from .placeholders import matches, substitute
 from .render import mismatch
 from .spec import Case
@@ -48,8 +48,8 @@ def run_case(case: Case, adapter: Adapter) -> CaseResult:
         tree.home = type(tree.root)(home)
         call = "open"
         try:
-            session = adapter.open(str(tree.root), str(tree.outside), home, workspace)
-            for step in case.steps:
+            session = _open(case, adapter, tree, home, workspace, result)
+            for step in case.steps if session is not None else []:
                 call = _describe_call(step)
                 _run_step(case, step, session, tree, result)
         except AdapterFault as exc:
@@ -74,6 +74,26 @@ def run_case(case: Case, adapter: Adapter) -> CaseResult:
         tree.remove()
         result.duration = time.monotonic() - started
     return result
+
+
+def _open(case: Case, adapter: Adapter, tree: CaseTree, home: str, workspace: dict, result: CaseResult):
+    """Open the case's workspace; None when it threw as the case expects (`open_error`)."""
+    try:
+        session = adapter.open(str(tree.root), str(tree.outside), home, workspace)
+    except OpenError as exc:
+        if case.open_error is None:
+            raise StepFailure(f"opening the workspace threw: {exc.result.get('name')}: "
+                              f"{exc.result.get('message')}") from None
+        result.steps.append({"id": "open", "call": "open", "args": workspace,
+                             "expected": case.open_error, "actual": exc.result})
+        problem = judge(case.open_error, exc.result, tree)
+        if problem:
+            raise StepFailure(f"opening the workspace: {problem}") from None
+        return None
+    if case.open_error is not None:
+        session.close()
+        raise StepFailure(f"opening the workspace should have thrown {case.open_error['error']!r}, but it succeeded")
+    return session
 
 
 def _describe_call(step: dict) -> str:

@@ -49,7 +49,6 @@ class Case:
     tool: str
     title: str
     claims: list[str]
-    steps: list[dict]
     file: str
     line: int
     tags: list[str] = field(default_factory=list)
@@ -59,12 +58,14 @@ class Case:
     setup: dict = field(default_factory=dict)
     workspace: dict = field(default_factory=dict)
     touches_outside: bool = False
+    steps: list[dict] = field(default_factory=list)
+    open_error: dict | None = None
 
     @property
     def raw(self) -> dict:
         """The case as the spec writes it (for export and `wsconf show`)."""
         keys = ("id", "title", "claims", "tags", "needs", "versions", "notes", "setup",
-                "workspace", "touches_outside", "steps")
+                "workspace", "touches_outside", "open_error", "steps")
         return {"tool": self.tool} | {k: getattr(self, k) for k in keys if getattr(self, k) not in (None, [], {}, False)}
 
 
@@ -193,7 +194,7 @@ def _check_case(raw: dict, claims, capabilities, seen, rel) -> list[tuple[tuple,
         if need not in capabilities:
             problems.append((("needs", j), f"unknown capability {need!r} (see spec/capabilities.yaml)"))
     step_ids = set()
-    for j, step in enumerate(raw["steps"]):
+    for j, step in enumerate(raw.get("steps", [])):
         if step["id"] in step_ids:
             problems.append((("steps", j, "id"), f"duplicate step id {step['id']!r}"))
         step_ids.add(step["id"])

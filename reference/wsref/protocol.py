@@ -136,6 +136,16 @@ class Session:
         self.workspace.destroy()
 
 
+def open_session(root: str, home: str, workspace: dict):
+    """A Session, or the error Result when building the workspace throws (e.g. duplicate tool names)."""
+    try:
+        session = Session(root, home, workspace)
+        session._toolset()
+        return session
+    except Exception as exc:
+        return error_of(exc)
+
+
 def hello() -> dict:
     return {"protocol": 1, "implementation": IMPLEMENTATION, "version": __version__,
             "capabilities": list(CAPABILITIES)}

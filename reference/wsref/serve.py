@@ -17,9 +17,12 @@ def serve(stdin=sys.stdin, stdout=sys.stdout) -> None:
         if op == "hello":
             return protocol.hello()
         if op == "open":
+            opened = protocol.open_session(params["root"], params.get("home") or params["root"],
+                                           params.get("workspace") or {})
+            if isinstance(opened, dict):
+                return {"error": opened}
             sid = f"s{next(ids)}"
-            sessions[sid] = protocol.Session(params["root"], params.get("home") or params["root"],
-                                             params.get("workspace") or {})
+            sessions[sid] = opened
             return {"session": sid}
         if op == "shutdown":
             return None

@@ -205,33 +205,42 @@ async function opOpen(params) {
   const home = typeof params.home === 'string' ? params.home : typeof ws.home === 'string' ? ws.home : null;
   if (home) process.env.HOME = home;
 
-  let filesystem;
-  if (ws.filesystem === null) {
-    filesystem = undefined;
-  } else {
-    const fsOpts = ws.filesystem ?? {};
-    if (!isPlainObject(fsOpts)) throw new Fault('workspace.filesystem must be an object or null');
-    filesystem = new LocalFilesystem({ basePath: root, ...fsOpts });
-  }
+  // Building the workspace can throw (a bad option, two tools with one name, a missing isolation
+  // backend): that is the implementation's answer, returned as a result, not a protocol fault.
+  let workspace;
+  let tools;
+  try {
+    let filesystem;
+    if (ws.filesystem === null) {
+      filesystem = undefined;
+    } else {
+      const fsOpts = ws.filesystem ?? {};
+      if (!isPlainObject(fsOpts)) throw new Fault('workspace.filesystem must be an object or null');
+      filesystem = new LocalFilesystem({ basePath: root, ...fsOpts });
+    }
 
-  let sandbox;
-  if (ws.sandbox !== undefined && ws.sandbox !== null) {
-    if (!isPlainObject(ws.sandbox)) throw new Fault('workspace.sandbox must be an object or null');
-    sandbox = new LocalSandbox({ workingDirectory: root, ...ws.sandbox });
-  }
+    let sandbox;
+    if (ws.sandbox !== undefined && ws.sandbox !== null) {
+      if (!isPlainObject(ws.sandbox)) throw new Fault('workspace.sandbox must be an object or null');
+      sandbox = new LocalSandbox({ workingDirectory: root, ...ws.sandbox });
+    }
 
-  if (ws.tools !== undefined && ws.tools !== null && !isPlainObject(ws.tools)) {
-    throw new Fault('workspace.tools must be an object');
-  }
+    if (ws.tools !== undefined && ws.tools !== null && !isPlainObject(ws.tools)) {
+      throw new Fault('workspace.tools must be an object');
+    }
 
-  const config = {};
-  if (filesystem) config.filesystem = filesystem;
-  if (sandbox) config.sandbox = sandbox;
-  if (ws.tools) config.tools = ws.tools;
-  const workspace = new Workspace(config);
-  // One tool set per session: like one agent run, the read tracker and write lock are shared by
-  // every call of the session.
-  const tools = await createWorkspaceTools(workspace);
+    const config = {};
+    if (filesystem) config.filesystem = filesystem;
+    if (sandbox) config.sandbox = sandbox;
+    if (ws.tools) config.tools = ws.tools;
+    workspace = new Workspace(config);
+    // One tool set per session: like one agent run, the read tracker and write lock are shared by
+    // every call of the session.
+    tools = await createWorkspaceTools(workspace);
+  } catch (err) {
+    if (err instanceof Fault) throw err;
+    return { error: errorResult(err) };
+  }
 
   const id = `s${nextSession++}`;
   sessions.set(id, { id, root, home, workspace, tools });

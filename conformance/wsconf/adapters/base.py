@@ -18,6 +18,14 @@ class AdapterTimeout(AdapterFault):
     pass
 
 
+class OpenError(Exception):
+    """Building the workspace threw: the implementation's answer (an error Result), not a fault."""
+
+    def __init__(self, result: dict):
+        super().__init__(result.get("message", ""))
+        self.result = result
+
+
 class Session:
     def tools(self) -> list[dict]:
         raise NotImplementedError

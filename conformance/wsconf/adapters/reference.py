@@ -5,7 +5,7 @@ import concurrent.futures
 
 from wsref import protocol
 
-from .base import Adapter, AdapterTimeout, Session
+from .base import Adapter, AdapterTimeout, OpenError, Session
 
 
 class ReferenceSession(Session):
@@ -46,7 +46,10 @@ class ReferenceAdapter(Adapter):
             raise AdapterTimeout(f"call did not return within {self.timeout:g} s") from None
 
     def open(self, root, outside, home, workspace):
-        return ReferenceSession(self, self.run_with_timeout(lambda: protocol.Session(root, home, workspace)))
+        opened = self.run_with_timeout(lambda: protocol.open_session(root, home, workspace))
+        if isinstance(opened, dict):
+            raise OpenError(opened)
+        return ReferenceSession(self, opened)
 
     def close(self):
         self._pool.shutdown(wait=False, cancel_futures=True)

@@ -9,7 +9,7 @@ import signal
 import subprocess
 import threading
 
-from .base import Adapter, AdapterFault, AdapterTimeout, Session
+from .base import Adapter, AdapterFault, AdapterTimeout, OpenError, Session
 
 PROTOCOL_VERSION = 1
 
@@ -139,6 +139,8 @@ class SubprocessAdapter(Adapter):
             self._start()  # the previous case broke it: start fresh and go on
         result = self.process.request("open", {"root": root, "outside": outside, "home": home,
                                                "workspace": workspace})
+        if isinstance(result, dict) and "error" in result:
+            raise OpenError(result["error"])
         return ProtocolSession(self.process, result["session"])
 
     def close(self):
