@@ -91,8 +91,20 @@ class FileReadRequiredError(FilesystemError):
         super().__init__(reason, "EREAD_REQUIRED", path)
 
 
+class JsError(Exception):
+    """A plain `new Error(message)` upstream (name "Error", no code)."""
+
+    js_name = "Error"
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
 class NodeSystemError(Exception):
     """An error Node's fs layer would throw as is: `ENOTDIR: not a directory, stat '/x/a.txt/'`."""
+
+    js_name = "Error"
 
     def __init__(self, code: str, syscall: str, path: str, dest: str | None = None):
         desc = _NODE_DESCRIPTIONS.get(code) or os.strerror(getattr(errno, code, 0)).lower()
@@ -126,4 +138,9 @@ _NODE_DESCRIPTIONS = {
 
 def js_name(exc: BaseException) -> str:
     """The class name the upstream's error would carry."""
-    return getattr(type(exc), "js_name", None) or type(exc).__name__
+    name = getattr(type(exc), "js_name", None)
+    if name:
+        return name
+    if isinstance(exc, (WorkspaceError, FilesystemError)):
+        return type(exc).__name__
+    return "Error"  # anything else surfaces upstream as a plain Error

@@ -138,6 +138,7 @@ class Session:
 
 def open_session(root: str, home: str, workspace: dict):
     """A Session, or the error Result when building the workspace throws (e.g. duplicate tool names)."""
+    os.environ["HOME"] = home  # allowedPaths like "~" expand when the filesystem is built
     try:
         session = Session(root, home, workspace)
         session._toolset()

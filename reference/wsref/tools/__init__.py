@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import FileNotFoundError_, FileReadRequiredError
+from ..errors import FileNotFoundError_, FileReadRequiredError, JsError
 from ..tracking import ReadTracker, WriteLock, read_scope
 from ..validation import validate_input
 from .base import Tool, ToolContext
@@ -53,7 +53,7 @@ def create_workspace_tools(workspace) -> dict[str, "BoundTool"]:
             continue
         name = workspace.tool_config(slot.tool.id).get("name", slot.tool.id)
         if name in tools:
-            raise ValueError(
+            raise JsError(
                 f'Duplicate workspace tool name "{name}": tool "{slot.tool.id}" conflicts with an already-registered '
                 'tool. Check your tools config for duplicate "name" values.')
         tools[name] = BoundTool(name, slot, workspace, tracker, lock)
@@ -90,7 +90,7 @@ class BoundTool:
         if self.slot.write_lock:
             path = (args or {}).get("path")
             if not path:
-                raise Exception("wrapWithWriteLock: input.path is required")
+                raise JsError("wrapWithWriteLock: input.path is required")
             return self.lock.run(path, lambda: self._tracked(args))
         return self._tracked(args)
 

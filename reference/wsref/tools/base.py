@@ -13,6 +13,8 @@ class Tool:
     execute: Callable[[dict, "ToolContext"], Any]
     to_model_output: Callable[[Any], Any] | None = None
     require_approval: bool = False
+    # Fields the upstream wraps in z.preprocess(coerceNumericString): "10" is taken as 10.
+    coerce_numeric: tuple[str, ...] = ()
 
 
 @dataclass

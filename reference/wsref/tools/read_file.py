@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import re
 
+import json
+
+from ..errors import JsError
 from ..line_utils import extract_lines, format_with_line_numbers
 from ..mime import is_text_like
 from ..output import apply_token_limit
@@ -52,8 +55,7 @@ def media_check(config):
     patterns = DEFAULT_MEDIA_TYPES if config is None else config
     for p in patterns:
         if not isinstance(p, str) or not _MEDIA_PATTERN.match(p):
-            import json
-            raise ValueError(f"Invalid `mediaTypes` pattern: {json.dumps(p)}. Expected `*`, `*/*`, "
+            raise JsError(f"Invalid `mediaTypes` pattern: {json.dumps(p)}. Expected `*`, `*/*`, "
                              "`type/*`, or a full mime type like `application/pdf`.")
 
     def check(mime):
