@@ -19,20 +19,20 @@ def slug(implementation: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", implementation.lower()).strip("-")
 
 
-def path_for(implementation: str) -> Path:
-    return EXPECTATIONS_DIR / f"{slug(implementation)}.yaml"
+def path_for(implementation: str, directory: Path | None = None) -> Path:
+    return Path(directory or EXPECTATIONS_DIR) / f"{slug(implementation)}.yaml"
 
 
-def load(implementation: str) -> dict[str, str]:
-    path = path_for(implementation)
+def load(implementation: str, directory: Path | None = None) -> dict[str, str]:
+    path = path_for(implementation, directory)
     if not path.exists():
         return {}
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     return dict(data.get("failures") or {})
 
 
-def write(implementation: str, failures: dict[str, str]) -> Path:
-    path = path_for(implementation)
+def write(implementation: str, failures: dict[str, str], directory: Path | None = None) -> Path:
+    path = path_for(implementation, directory)
     path.parent.mkdir(parents=True, exist_ok=True)
     body = {"implementation": implementation, "failures": dict(sorted(failures.items()))}
     header = ("# Cases this implementation is known to fail, each with the reason.\n"

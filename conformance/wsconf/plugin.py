@@ -27,6 +27,8 @@ def pytest_addoption(parser):
                     help="implementation under test: reference, mastra, cmd:<command>, module:Class, or an entry-point name")
     group.addoption("--wsconf-timeout", type=float, default=30.0, help="seconds per adapter call (default 30)")
     group.addoption("--wsconf-results", default=None, help="write one JSON object per case to this file")
+    group.addoption("--wsconf-expectations", default=None,
+                    help="folder of expectations files (default: conformance/expectations)")
     group.addoption("--wsconf-no-expectations", action="store_true",
                     help="ignore the implementation's expectations file (every failure counts)")
     group.addoption("--wsconf-claim", action="append", default=[], help="only cases checking this claim id (repeatable)")
@@ -64,7 +66,7 @@ class WsconfState:
     def expected_failures(self) -> dict[str, str]:
         if self.config.getoption("wsconf_no_expectations"):
             return {}
-        return expectations.load(self.adapter.name)
+        return expectations.load(self.adapter.name, self.config.getoption("wsconf_expectations"))
 
     def close(self):
         if self._adapter is not None:

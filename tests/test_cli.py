@@ -1,0 +1,64 @@
+"""The wsconf command as people use it."""
+from __future__ import annotations
+
+import json
+
+from wsconf.cli import main
+from wsconf.spec import load_spec
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_coverage_lists_every_claim(capsys):
+    spec = load_spec()
+    code, out, err = run(capsys, "coverage")
+    assert code == 0
+    listed = {line.split()[0] for line in out.splitlines() if line.strip()}
+    assert listed == set(spec.claims)
+    assert f"{len(spec.claims)} claims:" in err
+
+
+def test_show_prints_claims_setup_call_and_expected_result(capsys):
+    code, out, _ = run(capsys, "show", "read_file.output.trailing_newline_extra_row")
+    assert code == 0
+    assert "tools.read.output.split_newline" in out
+    assert "mastra_workspace_read_file(" in out
+    assert "returns this text:" in out
+
+
+def test_show_suggests_close_ids(capsys):
+    code, _, err = run(capsys, "show", "trailing_newline")
+    assert code == 2 and "read_file.output.trailing_newline_extra_row" in err
+
+
+def test_list_filters_by_tool_and_tag(capsys):
+    code, out, _ = run(capsys, "list", "--tool", "read_file", "--tag", "containment")
+    ids = [line.split()[0] for line in out.splitlines()]
+    spec = load_spec()
+    assert ids == [c.id for c in spec.cases if c.tool == "read_file" and "containment" in c.tags]
+    assert code == 0 and len(ids) >= 10
+
+
+def test_export_writes_the_whole_corpus(tmp_path, capsys):
+    target = tmp_path / "corpus.json"
+    assert run(capsys, "export", "-o", str(target))[0] == 0
+    corpus = json.loads(target.read_text())
+    spec = load_spec()
+    assert len(corpus["cases"]) == len(spec.cases)
+    assert len(corpus["claims"]) == len(spec.claims)
+    assert {c["id"] for c in corpus["capabilities"]} == set(spec.capabilities)
+
+
+def test_lint_is_clean(capsys):
+    code, out, err = run(capsys, "lint")
+    assert (code, out) == (0, "")
+
+
+def test_smoke_on_the_reference(capsys):
+    code, out, _ = run(capsys, "smoke", "reference")
+    assert code == 0, out
+    assert "ok: wsref" in out and "All good" in out
