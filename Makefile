@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 BRIDGE := tools/mastra-bridge
 
-.PHONY: setup suite suite-mastra test clean
+.PHONY: setup suite suite-mastra report test clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,12 @@ suite: setup
 
 suite-mastra: setup
 	$(VENV)/bin/wsconf run --adapter mastra -n 2 --results results/mastra.jsonl --junitxml results/mastra.xml
+
+# Both implementations, then the README's conformance table rewritten from the results.
+report: setup
+	-$(VENV)/bin/wsconf run --adapter reference -n 2 --results results/reference.jsonl
+	-$(VENV)/bin/wsconf run --adapter mastra -n 2 --results results/mastra.jsonl
+	$(VENV)/bin/wsconf report --readme README.md "wsref=results/reference.jsonl" "@mastra/core 1.71.0=results/mastra.jsonl"
 
 test: setup
 	$(PY) -m pytest -n 2 tests

@@ -204,11 +204,25 @@ def cmd_report(args) -> int:
         label, _, path = spec_arg.rpartition("=") if "=" in spec_arg else (Path(spec_arg).stem, "", spec_arg)
         records = load_results(Path(path))
         from . import expectations
-        link = f"[{expectations.slug(label)}.yaml](conformance/expectations/{expectations.slug(label)}.yaml)"
+        implementation = next((r.get("implementation") for r in records if r.get("implementation")), label)
+        slug = expectations.slug(implementation)
+        link = f"[{slug}.yaml](conformance/expectations/{slug}.yaml)"
         rows.append(conformance_row(label, records, link))
         if args.by_tool:
             print(f"\n### {label}\n\n{by_tool_table(records)}")
-    print("\n".join(rows))
+    table = "\n".join(rows)
+    if args.readme:
+        readme = Path(args.readme)
+        text = readme.read_text(encoding="utf-8")
+        start, end = "<!-- conformance:start -->", "<!-- conformance:end -->"
+        if start not in text or end not in text:
+            print(f"{readme} has no {start} ... {end} markers", file=sys.stderr)
+            return 1
+        before, rest = text.split(start, 1)
+        after = rest.split(end, 1)[1]
+        readme.write_text(f"{before}{start}\n{table}\n{end}{after}", encoding="utf-8")
+        print(f"updated the conformance table in {readme}", file=sys.stderr)
+    print(table)
     return 0
 
 
@@ -272,6 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("report", help="Markdown conformance table from results files (LABEL=path.jsonl ...)")
     rep.add_argument("results", nargs="+")
     rep.add_argument("--by-tool", action="store_true", help="also a table per implementation by tool")
+    rep.add_argument("--readme", default=None, help="replace the table between the conformance markers in this file")
     rep.set_defaults(func=cmd_report)
     return p
 

@@ -191,7 +191,9 @@ class CaseItem(pytest.Item):
             raise CaseFailure(result.message)
 
     def _record(self, outcome, message, steps, duration=0.0, detail=""):
+        adapter = self.config.stash[STATE]._adapter
         record = {"id": self.case.id, "tool": self.case.tool, "claims": self.case.claims,
+                  "implementation": getattr(adapter, "name", None), "version": getattr(adapter, "version", None),
                   "outcome": outcome, "message": message, "detail": detail, "duration": round(duration, 4),
                   "steps": steps}
         self.user_properties.append(("wsconf", json.dumps(record, ensure_ascii=False, default=str)))
