@@ -137,6 +137,7 @@ class _Oracle:
     def close(self) -> None:
         self.proc.stdin.close()
         self.proc.wait(timeout=10)
+        self.proc.stdout.close()
 
 
 @pytest.fixture(scope="session")

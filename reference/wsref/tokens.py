@@ -85,7 +85,6 @@ _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 _WS_SET = frozenset("\t\n\x0b\x0c\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff") | frozenset(
     chr(c) for c in range(0x2000, 0x200B)
 )
-_ASTRAL_MIN = "\U00010000"
 
 _DEFAULT_CHARS_PER_TOKEN = 6
 _SHORT_TOKEN_THRESHOLD = 3
@@ -98,9 +97,11 @@ _SHORT_TOKEN_THRESHOLD = 3
 
 def _to_units(text: str) -> str:
     """Return ``text`` with one Python character per UTF-16 code unit."""
-    if text.isascii() or max(text) < _ASTRAL_MIN:
+    if text.isascii():
         return text
     b16 = text.encode("utf-16-le", "surrogatepass")
+    if len(b16) == 2 * len(text):  # no astral characters
+        return text
     b32 = bytearray(len(b16) * 2)
     b32[0::4] = b16[0::2]
     b32[1::4] = b16[1::2]
@@ -128,7 +129,8 @@ def _from_units(units: str) -> str:
 #
 # Segment boundaries are the same whether the text is held as code points or as
 # UTF-16 units (separators are BMP non-surrogates), so texts are split in their
-# native Python form and only segments holding astral characters are converted.
+# native Python form; per-segment estimates use UTF-16 lengths, and only a
+# segment that a slice actually cuts is converted to a unit string.
 
 
 def _punct_tokens(n: int) -> int:
@@ -142,22 +144,21 @@ def _other_tokens(seg: str) -> int:
     classes involved are all BMP non-surrogates, the UTF-16 length is the length
     of the UTF-16 encoding, and ``Array.from`` counts native code points except
     that a high + low surrogate held as two code points is one JS code point.
+    (``max(seg)`` is avoided: it is slow on long strings.)
     """
-    if _CJK_RE.search(seg):
-        # Array.from(seg).length: code points, a valid surrogate pair counts once.
-        n = len(seg)
-        if max(seg) >= "\ud800" and _SURROGATE_RE.search(seg):
-            n -= len(_PAIR_RE.findall(seg))
-        return n
     if seg.isascii():
         n = len(seg)
         if n <= _SHORT_TOKEN_THRESHOLD or seg.isdigit():
             # /^\d+(?:[.,]\d+)*$/ -- [.,] never occur in an "other" run
             return 1
         return math.ceil(n / _DEFAULT_CHARS_PER_TOKEN)
-    n = len(seg)
-    if max(seg) >= _ASTRAL_MIN:
-        n = len(seg.encode("utf-16-le", "surrogatepass")) >> 1  # UTF-16 length
+    if _CJK_RE.search(seg):
+        # Array.from(seg).length: code points, a valid surrogate pair counts once.
+        n = len(seg)
+        if _SURROGATE_RE.search(seg):
+            n -= len(_PAIR_RE.findall(seg))
+        return n
+    n = len(seg.encode("utf-16-le", "surrogatepass")) >> 1  # UTF-16 length
     if n <= _SHORT_TOKEN_THRESHOLD:
         return 1
     if _LANG3_RE.search(seg):
@@ -197,8 +198,17 @@ def _estimate_bytes(data: bytes, is_ascii: bool) -> int:
     others = data.translate(_OTHER_TABLE).split()
     total = 0
     if not is_ascii:
-        for seg, cnt in Counter(filterfalse(bytes.isascii, others)).items():
-            total += cnt * _other_tokens(seg.decode("utf-8", "surrogatepass"))
+        cjk_search = _CJK_RE.search
+        for bseg, cnt in Counter(filterfalse(bytes.isascii, others)).items():
+            seg = bseg.decode("utf-8", "surrogatepass")
+            if cjk_search(seg):  # inlined CJK branch of _other_tokens
+                n = len(seg)
+                # surrogates (surrogatepass) are encoded as ED A0..BF xx
+                if b"\xed" in bseg and _SURROGATE_RE.search(seg):
+                    n -= len(_PAIR_RE.findall(seg))
+                total += cnt * n
+            else:
+                total += cnt * _other_tokens(seg)
         others = list(filter(bytes.isascii, others))
     # ASCII "other" runs: 1 if len <= 3, else ceil(len / 6) ...
     for n, cnt in Counter(map(len, others)).items():

@@ -47,6 +47,7 @@ class Oracle:
     def close(self) -> None:
         self.proc.stdin.close()
         self.proc.wait()
+        self.proc.stdout.close()
 
 
 # ---------------------------------------------------------------------------
