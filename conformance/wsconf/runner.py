@@ -97,11 +97,19 @@ def _open(case: Case, adapter: Adapter, tree: CaseTree, home: str, workspace: di
 
 
 def _describe_call(step: dict) -> str:
-    if "tool" in step:
-        return f"{step['id']} ({step['tool']})"
-    if "fs" in step:
-        return f"{step['id']} (fs.{step['fs']})"
+    for key, shown in (("tool", "{}"), ("fs", "fs.{}"), ("workspace", "workspace.{}"), ("tool_info", "tool_info {}")):
+        if key in step:
+            return f"{step['id']} ({shown.format(step[key])})"
     return step["id"]
+
+
+def tool_info(tools: list[dict], name: str) -> dict | None:
+    """One tool as the model sees it, with the description's size measured the page's way."""
+    from .measure import description_size
+    for tool in tools:
+        if tool.get("name") == name:
+            return {**tool, "size": description_size(tool.get("description") or "")}
+    return None
 
 
 def _outside_changes(before: dict, after: dict, touches_outside: bool) -> list[str]:
@@ -124,6 +132,14 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
         actual = session.call(step["tool"], args)
     elif "fs" in step:
         actual = session.fs(step["fs"], args)
+    elif "workspace" in step:
+        actual = session.workspace(step["workspace"], args)
+    elif "retool" in step:
+        actual = session.retool()
+    elif "hook_log" in step:
+        actual = {"kind": "value", "value": session.hook_log(), "model": None}
+    elif "tool_info" in step:
+        actual = {"kind": "value", "value": tool_info(session.tools(), step["tool_info"]), "model": None}
     else:
         actual = {"kind": "value", "value": session.tools(), "model": None}
     result.steps.append({"id": step["id"], "call": _describe_call(step), "args": args,
@@ -196,7 +212,8 @@ def judge(expect: dict, actual: dict, tree: CaseTree) -> str | None:
             return mismatch("the media result differs", expected, got)
     elif "value" in expect:
         if kind != "value" or not _value_matches(expect["value"], actual.get("value"), values):
-            return mismatch(f"expected a value result, got {kind}", substitute(expect["value"], values),
+            return mismatch("the value differs" if kind == "value" else f"expected a value result, got {kind}",
+                            substitute(expect["value"], values),
                             actual.get("value") if kind == "value" else actual)
     if "model_text" in expect:
         shown = model_text(actual)

@@ -35,6 +35,12 @@ def serve(stdin=sys.stdin, stdout=sys.stdout) -> None:
             return session.call(params["tool"], params.get("args") or {})
         if op == "fs":
             return session.fs(params["method"], params.get("args") or [])
+        if op == "workspace":
+            return session.workspace_call(params["method"], params.get("args") or [])
+        if op == "retool":
+            return session.retool()
+        if op == "hookLog":
+            return protocol.to_json(session.hook_log)
         if op == "close":
             sessions.pop(params["session"]).close()
             return None

@@ -23,11 +23,21 @@ class Workspace:
         value = (self.tools_config or {}).get(tool_id)
         return value if isinstance(value, dict) else {}
 
-    def tool_enabled(self, tool_id: str) -> bool:
+    def tool_enabled(self, tool_id: str, request_context: dict | None = None) -> bool:
+        """Per-tool over global over true; a function gets {requestContext, workspace}; fail-closed."""
+        from .host_functions import resolve_dynamic
+        value = (self.tools_config or {}).get("enabled", True)
         per_tool = self.tool_config(tool_id).get("enabled")
         if per_tool is not None:
-            return bool(per_tool)
-        return bool((self.tools_config or {}).get("enabled", True))
+            value = per_tool
+        return resolve_dynamic(value, {"requestContext": request_context or {}, "workspace": self}, False)
+
+    def tool_setting(self, tool_id: str, key: str, default=None):
+        """A setting that a tool's own config overrides over the global one (requireApproval)."""
+        value = self.tool_config(tool_id).get(key)
+        if value is None:
+            value = (self.tools_config or {}).get(key, default)
+        return value
 
     def get_tools_config(self):
         return self.tools_config

@@ -63,6 +63,7 @@ const CAPABILITIES = [
   'sandbox',
   'processes',
   'tool_config',
+  'tool_hooks',
   'lifecycle',
   'fs_interface',
   'posix_errors',
@@ -198,6 +199,75 @@ function getSession(params) {
   return session;
 }
 
+// --- host functions --------------------------------------------------------------------------
+// JSON cannot carry functions, so the tools config names them from a closed vocabulary
+// (spec/protocol.md, "Host functions"): hooks that record or skip, and predicates on the request
+// context or the call's arguments. They are turned into real functions here.
+
+function hostFunction(spec, session, where) {
+  const kind = spec.$hook ?? spec.$fn;
+  if (spec.$hook !== undefined) {
+    if (kind === 'record') {
+      return ctx => {
+        const entry = { hook: where, toolName: ctx.toolName, workspaceToolName: ctx.workspaceToolName, input: ctx.input };
+        if (where === 'afterToolCall') {
+          entry.output = ctx.output === undefined ? null : ctx.output;
+          entry.error = ctx.error ? String(ctx.error.message ?? ctx.error) : null;
+        }
+        session.hookLog.push(entry);
+        return undefined;
+      };
+    }
+    if (kind === 'skip') {
+      return ctx => {
+        session.hookLog.push({ hook: where, toolName: ctx.toolName, workspaceToolName: ctx.workspaceToolName, input: ctx.input });
+        return { proceed: false, output: spec.output };
+      };
+    }
+    if (kind === 'throw') {
+      return () => {
+        throw new Error(spec.message ?? 'hook failed');
+      };
+    }
+  } else {
+    if (kind === 'const') return () => spec.value;
+    if (kind === 'contextEquals') return ({ requestContext }) => contextGet(requestContext, spec.key) === spec.value;
+    if (kind === 'argStartsWith') return ({ args }) => typeof args?.[spec.arg] === 'string' && args[spec.arg].startsWith(spec.prefix);
+    if (kind === 'throw') {
+      return () => {
+        throw new Error(spec.message ?? 'config function failed');
+      };
+    }
+  }
+  throw new Fault(`unknown host function ${JSON.stringify(spec)} at ${where}`);
+}
+
+function contextGet(requestContext, key) {
+  if (!requestContext) return undefined;
+  if (typeof requestContext.get === 'function') return requestContext.get(key);
+  return requestContext[key];
+}
+
+function isHostFunction(v) {
+  return isPlainObject(v) && (v.$hook !== undefined || v.$fn !== undefined);
+}
+
+function withHostFunctions(value, session, where = 'tools') {
+  if (isHostFunction(value)) return hostFunction(value, session, where);
+  if (Array.isArray(value)) return value.map(v => withHostFunctions(v, session, where));
+  if (isPlainObject(value)) {
+    const out = {};
+    for (const [k, v] of Object.entries(value)) out[k] = withHostFunctions(v, session, k);
+    return out;
+  }
+  return value;
+}
+
+async function buildTools(session) {
+  const requestContext = new RequestContext(Object.entries(session.requestContext ?? {}));
+  return createWorkspaceTools(session.workspace, { requestContext, workspace: session.workspace });
+}
+
 async function opOpen(params) {
   const root = needString(params, 'root');
   const ws = params.workspace ?? {};
@@ -209,6 +279,7 @@ async function opOpen(params) {
   // backend): that is the implementation's answer, returned as a result, not a protocol fault.
   let workspace;
   let tools;
+  const pending = { hookLog: [], requestContext: isPlainObject(ws.requestContext) ? ws.requestContext : {} };
   try {
     let filesystem;
     if (ws.filesystem === null) {
@@ -232,18 +303,19 @@ async function opOpen(params) {
     const config = {};
     if (filesystem) config.filesystem = filesystem;
     if (sandbox) config.sandbox = sandbox;
-    if (ws.tools) config.tools = ws.tools;
+    if (ws.tools) config.tools = withHostFunctions(ws.tools, pending);
     workspace = new Workspace(config);
+    pending.workspace = workspace;
     // One tool set per session: like one agent run, the read tracker and write lock are shared by
-    // every call of the session.
-    tools = await createWorkspaceTools(workspace);
+    // every call of the session (until a `retool`).
+    tools = await buildTools(pending);
   } catch (err) {
     if (err instanceof Fault) throw err;
     return { error: errorResult(err) };
   }
 
   const id = `s${nextSession++}`;
-  sessions.set(id, { id, root, home, workspace, tools });
+  sessions.set(id, Object.assign(pending, { id, root, home, workspace, tools }));
   return { session: id };
 }
 
@@ -282,7 +354,7 @@ async function opCall(params) {
       const core = makeCoreTool(tool, {
         name: toolName,
         description: tool.description,
-        requestContext: new RequestContext(),
+        requestContext: new RequestContext(Object.entries(session.requestContext)),
         workspace: session.workspace,
         agentName: 'wsconf',
         runId: 'wsconf',
@@ -293,7 +365,7 @@ async function opCall(params) {
       // The context is what the agent loop's builder hands a tool (agent branch), minus the
       // model/stream parts (no writer, so no workspace-metadata chunks are emitted).
       const context = {
-        requestContext: new RequestContext(),
+        requestContext: new RequestContext(Object.entries(session.requestContext)),
         workspace: session.workspace,
         agent: { agentId: 'wsconf', toolCallId, messages: [] },
       };
@@ -343,11 +415,30 @@ async function opWorkspace(params) {
   }
   let output;
   try {
-    output = typeof target === 'function' ? await target.apply(owner, fromWire(args)) : target;
+    const callArgs = withHostFunctions(fromWire(args), session);
+    output = typeof target === 'function' ? await target.apply(owner, callArgs) : target;
   } catch (err) {
     return errorResult(err);
   }
   return valueResult(output, null);
+}
+
+// A new agent interaction: the tool set is built again from the workspace's current tools
+// config (after setToolsConfig), with a fresh read tracker and write lock.
+async function opRetool(params) {
+  const session = getSession(params);
+  setHome(session);
+  try {
+    session.tools = await buildTools(session);
+  } catch (err) {
+    return errorResult(err);
+  }
+  return { kind: 'value', value: Object.keys(session.tools), model: null };
+}
+
+async function opHookLog(params) {
+  const session = getSession(params);
+  return toWire(session.hookLog);
 }
 
 async function destroySession(session) {
@@ -397,6 +488,8 @@ const OPS = {
   call: opCall,
   fs: opFs,
   workspace: opWorkspace,
+  retool: opRetool,
+  hookLog: opHookLog,
   close: opClose,
   shutdown: opShutdown,
 };

@@ -36,6 +36,18 @@ class Session:
     def fs(self, method: str, args: list) -> dict:
         raise NotImplementedError
 
+    def workspace(self, method: str, args: list) -> dict:
+        """A Workspace method or property (lifecycle, getInfo, setToolsConfig ...): a Result."""
+        raise NotImplementedError
+
+    def retool(self) -> dict:
+        """Build the tool set again from the current config, as a new agent interaction does."""
+        raise NotImplementedError
+
+    def hook_log(self) -> list:
+        """What the recording host hooks saw, in order."""
+        raise NotImplementedError
+
     def close(self) -> None:
         pass
 

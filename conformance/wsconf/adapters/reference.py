@@ -22,6 +22,15 @@ class ReferenceSession(Session):
     def fs(self, method, args):
         return self.adapter.run_with_timeout(lambda: self.session.fs(method, args))
 
+    def workspace(self, method, args):
+        return self.adapter.run_with_timeout(lambda: self.session.workspace_call(method, args))
+
+    def retool(self):
+        return self.adapter.run_with_timeout(self.session.retool)
+
+    def hook_log(self):
+        return protocol.to_json(self.session.hook_log)
+
     def close(self):
         self.adapter.run_with_timeout(self.session.close)
 

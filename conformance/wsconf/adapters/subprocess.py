@@ -110,6 +110,15 @@ class ProtocolSession(Session):
     def fs(self, method, args):
         return self.process.request("fs", {"session": self.session, "method": method, "args": args})
 
+    def workspace(self, method, args):
+        return self.process.request("workspace", {"session": self.session, "method": method, "args": args})
+
+    def retool(self):
+        return self.process.request("retool", {"session": self.session})
+
+    def hook_log(self):
+        return self.process.request("hookLog", {"session": self.session})
+
     def close(self):
         if self.process.alive():
             self.process.request("close", {"session": self.session})

@@ -35,7 +35,7 @@ def sandbox_slots(sandbox) -> list[Slot]:
     return sandbox_tools.slots(sandbox)
 
 
-def create_workspace_tools(workspace) -> dict[str, "BoundTool"]:
+def create_workspace_tools(workspace, request_context: dict | None = None) -> dict[str, "BoundTool"]:
     tools: dict[str, BoundTool] = {}
     config = workspace.tools_config or {}
     read_only = bool(workspace.filesystem is not None and workspace.filesystem.readOnly)
@@ -47,7 +47,7 @@ def create_workspace_tools(workspace) -> dict[str, "BoundTool"]:
     if workspace.sandbox is not None:
         slots += sandbox_slots(workspace.sandbox)
     for slot in slots:
-        if not workspace.tool_enabled(slot.tool.id):
+        if not workspace.tool_enabled(slot.tool.id, request_context):
             continue
         if slot.needs_write and read_only:
             continue
@@ -56,14 +56,16 @@ def create_workspace_tools(workspace) -> dict[str, "BoundTool"]:
             raise JsError(
                 f'Duplicate workspace tool name "{name}": tool "{slot.tool.id}" conflicts with an already-registered '
                 'tool. Check your tools config for duplicate "name" values.')
-        tools[name] = BoundTool(name, slot, workspace, tracker, lock)
+        tools[name] = BoundTool(name, slot, workspace, tracker, lock, request_context or {})
     return tools
 
 
 class BoundTool:
     """A tool bound to its workspace under its exposed name: what an agent would call."""
 
-    def __init__(self, name: str, slot: Slot, workspace, tracker: ReadTracker, lock: WriteLock):
+    def __init__(self, name: str, slot: Slot, workspace, tracker: ReadTracker, lock: WriteLock,
+                 request_context: dict):
+        self.request_context = request_context
         self.name = name
         self.slot = slot
         self.tool = slot.tool
@@ -81,18 +83,37 @@ class BoundTool:
 
     @property
     def require_approval(self) -> bool:
-        per_tool = self.workspace.tool_config(self.tool.id).get("requireApproval")
-        if per_tool is None:
-            per_tool = (self.workspace.tools_config or {}).get("requireApproval", False)
-        return bool(per_tool)
+        # A function is evaluated when the agent loop executes; the tool is marked as needing approval.
+        value = self.workspace.tool_setting(self.tool.id, "requireApproval", False)
+        return True if callable(value) else value is True
 
     def execute(self, args: dict):
         if self.slot.write_lock:
             path = (args or {}).get("path")
             if not path:
                 raise JsError("wrapWithWriteLock: input.path is required")
-            return self.lock.run(path, lambda: self._tracked(args))
-        return self._tracked(args)
+            return self.lock.run(path, lambda: self._hooked(args))
+        return self._hooked(args)
+
+    def _hooked(self, args: dict):
+        """beforeToolCall may skip the call with its own output; afterToolCall sees output or error."""
+        hooks = (self.workspace.tools_config or {}).get("hooks") or {}
+        before, after = hooks.get("beforeToolCall"), hooks.get("afterToolCall")
+        context = {"toolName": self.name, "workspaceToolName": self.tool.id, "input": args,
+                   "context": {"requestContext": self.request_context}}
+        if before:
+            verdict = before(context)
+            if isinstance(verdict, dict) and verdict.get("proceed") is False:
+                return verdict.get("output")
+        try:
+            output = self._tracked(args)
+        except Exception as exc:
+            if after:
+                after({**context, "output": None, "error": exc})
+            raise
+        if after:
+            after({**context, "output": output})
+        return output
 
     def _tracked(self, args: dict):
         mode = self.slot.tracker
@@ -108,8 +129,10 @@ class BoundTool:
                 ctx.extra["expected_mtime"] = record.modified_at_read
             try:
                 stat = fs.stat(path)
+                from ..host_functions import resolve_dynamic
                 policy = self.workspace.tool_config(self.tool.id).get("requireReadBeforeWrite")
-                if policy is not None and policy:
+                if policy is not None and resolve_dynamic(policy, {"args": args, "requestContext": self.request_context,
+                                                                   "workspace": self.workspace}, True):
                     reason = self.tracker.needs_reread(path, stat.modifiedAt, scope)
                     if reason:
                         raise FileReadRequiredError(path, reason)

@@ -12,6 +12,7 @@ from ..output import apply_token_limit
 from .base import Tool, ToolContext, media_result, media_to_model_output
 
 READ_FILE = "mastra_workspace_read_file"
+MAX_SAFE_INTEGER = 9007199254740991  # zod's int() bound, which the JSON Schema carries
 DEFAULT_MEDIA_TYPES = ["image/png", "image/jpeg", "image/webp", "application/pdf"]
 DEFAULT_MAX_MEDIA_BYTES = 10 * 1024 * 1024
 _MEDIA_PATTERN = re.compile(r"^(?:\*|\*/\*|[a-z0-9!#$&^_.+-]+/(?:\*|[a-z0-9!#$&^_.+-]+))$", re.I)
@@ -24,13 +25,14 @@ DESCRIPTION = (
 )
 
 INPUT_SCHEMA = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
     "type": "object",
     "properties": {
         "path": {"type": "string", "description": 'The path to the file to read (e.g., "data/config.json")'},
-        "offset": {"type": "integer", "minimum": 1, "description": (
+        "offset": {"type": "integer", "minimum": 1, "maximum": MAX_SAFE_INTEGER, "description": (
             "Line number to start reading from (1-indexed). Only used when reading text files; ignored for "
             "media and other binary files. Defaults to line 1 if omitted.")},
-        "limit": {"type": "integer", "minimum": 1, "description": (
+        "limit": {"type": "integer", "minimum": 1, "maximum": MAX_SAFE_INTEGER, "description": (
             "Maximum number of lines to read. Only used when reading text files; ignored for media and other "
             "binary files. Defaults to the end of the file if omitted.")},
         "showLineNumbers": {"default": True, "type": "boolean", "description": (
