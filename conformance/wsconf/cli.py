@@ -165,7 +165,7 @@ def cmd_export(args) -> int:
         "claims": [{k: v for k, v in vars(c).items() if v is not None} for c in spec.claims.values()],
         "cases": [c.raw for c in spec.cases],
     }
-    text = json.dumps(corpus, ensure_ascii=False, indent=1)
+    text = json.dumps(corpus, indent=1)  # ASCII escapes: lone surrogates in cases survive
     if args.output == "-":
         print(text)
     else:

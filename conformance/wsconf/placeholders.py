@@ -1,7 +1,8 @@
 """Named placeholders: the only variable parts an expected string may have.
 
 Exact ones (root, outside, home) are substituted; pattern ones (pid, iso_time, int) match a
-precise regular expression. Anything else written as {{...}} is a spec error, so a typo can
+precise regular expression. What a pattern placeholder matched in a step's result is remembered,
+so a later step's args can use it (the pid a background command printed, for kill_process). Anything else written as {{...}} is a spec error, so a typo can
 never turn into a literal.
 """
 from __future__ import annotations
@@ -47,18 +48,32 @@ def has_pattern(template: str) -> bool:
     return any(m.group(1) in PATTERNS for m in TOKEN.finditer(template))
 
 
-def matches(template: str, actual: str, values: dict[str, str]) -> bool:
-    """Whole-string match of a template with placeholders against the actual string."""
-    template = substitute(template, values)
-    if not has_pattern(template):
-        return template == actual
+def _pattern(template: str) -> str:
     pieces, last = [], 0
     for m in TOKEN.finditer(template):
         pieces.append(re.escape(template[last:m.start()]))
-        pieces.append(f"(?:{PATTERNS[m.group(1)]})" if m.group(1) in PATTERNS else re.escape(m.group(0)))
+        name = m.group(1)
+        pieces.append(f"(?P<{name}>{PATTERNS[name]})" if name in PATTERNS and f"(?P<{name}>" not in "".join(pieces)
+                      else f"(?:{PATTERNS[name]})" if name in PATTERNS else re.escape(m.group(0)))
         last = m.end()
     pieces.append(re.escape(template[last:]))
-    return re.fullmatch("".join(pieces), actual, re.DOTALL) is not None
+    return "".join(pieces)
+
+
+def captures(template: str, actual, values: dict[str, str]) -> dict[str, str] | None:
+    """Whole-string match of a template against the actual string: None when it does not match,
+    else what each pattern placeholder matched (its first occurrence), e.g. {"pid": "4242"}."""
+    if not isinstance(actual, str):
+        return None
+    template = substitute(template, values)
+    if not has_pattern(template):
+        return {} if template == actual else None
+    found = re.fullmatch(_pattern(template), actual, re.DOTALL)
+    return None if found is None else {k: v for k, v in found.groupdict().items() if v is not None}
+
+
+def matches(template: str, actual: str, values: dict[str, str]) -> bool:
+    return captures(template, actual, values) is not None
 
 
 def render(template: str, values: dict[str, str]) -> str:

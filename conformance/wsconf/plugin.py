@@ -31,6 +31,8 @@ def pytest_addoption(parser):
                     help="folder of expectations files (default: conformance/expectations)")
     group.addoption("--wsconf-no-expectations", action="store_true",
                     help="ignore the implementation's expectations file (every failure counts)")
+    group.addoption("--wsconf-compare", default=None,
+                    help="property tests: a second implementation to run the same generated inputs against")
     group.addoption("--wsconf-claim", action="append", default=[], help="only cases checking this claim id (repeatable)")
     group.addoption("--wsconf-tag", action="append", default=[], help="only cases with this tag (repeatable)")
     group.addoption("--wsconf-tool", action="append", default=[], help="only cases of this tool family (repeatable)")
@@ -196,7 +198,8 @@ class CaseItem(pytest.Item):
                   "implementation": getattr(adapter, "name", None), "version": getattr(adapter, "version", None),
                   "outcome": outcome, "message": message, "detail": detail, "duration": round(duration, 4),
                   "steps": steps}
-        self.user_properties.append(("wsconf", json.dumps(record, ensure_ascii=False, default=str)))
+        # ASCII escapes: results may hold lone surrogates, which cannot cross to xdist workers raw
+        self.user_properties.append(("wsconf", json.dumps(record, default=str)))
 
     def repr_failure(self, excinfo):
         if isinstance(excinfo.value, CaseFailure):
@@ -230,7 +233,7 @@ def pytest_sessionfinish(session, exitstatus):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         with open(path, "w", encoding="utf-8") as fh:
             for record in _results:
-                fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+                fh.write(json.dumps(record) + "\n")
     stale = _stale_expectations(session)
     if stale:
         config.stash[STALE] = stale

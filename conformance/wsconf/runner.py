@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 
 from .adapters.base import Adapter, AdapterFault, OpenError
-from .placeholders import matches, substitute
+from .placeholders import captures, matches, substitute
 from .render import mismatch
 from .spec import Case
 from .tree import CaseTree, content_bytes, make_tree
@@ -127,7 +127,8 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
     if "host" in step:
         _host_action(substitute(step["host"], values), tree)
         return
-    args = substitute(step.get("args", {} if "tool" in step else []), values)
+    # Args may use what earlier results matched ({{pid}} from a background start).
+    args = substitute(step.get("args", {} if "tool" in step else []), {**values, **tree.captured})
     if "tool" in step:
         actual = session.call(step["tool"], args)
     elif "fs" in step:
@@ -147,6 +148,7 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
     problem = judge(step["expect"], actual, tree)
     if problem:
         raise StepFailure(f"step {step['id']!r} ({_describe_call(step)}): {problem}")
+    tree.captured.update(_captured(step["expect"], actual, values))
     if "after" in step:
         problem = _check_after(step["after"], tree)
         if problem:
@@ -166,6 +168,15 @@ def _host_action(action: dict, tree: CaseTree) -> None:
         (tree.root / rel).unlink()
     if action.get("sleep_ms"):
         time.sleep(action["sleep_ms"] / 1000)
+
+
+def _captured(expect: dict, actual: dict, values: dict) -> dict:
+    """What the pattern placeholders of a matched text or error expectation stood for."""
+    if "text" in expect:
+        return captures(expect["text"], actual.get("value"), values) or {}
+    if "error" in expect:
+        return captures(expect["error"], actual.get("message"), values) or {}
+    return {}
 
 
 def model_text(actual: dict):

@@ -6,7 +6,7 @@ import hashlib
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .placeholders import substitute
@@ -33,6 +33,7 @@ class CaseTree:
     root: Path
     outside: Path
     home: Path
+    captured: dict = field(default_factory=dict)   # placeholder values seen in earlier results
 
     @property
     def values(self) -> dict[str, str]:
