@@ -101,6 +101,12 @@ class JsError(Exception):
         self.message = message
 
 
+class JsTypeError(JsError):
+    """A TypeError the upstream's JavaScript raises on a wrong value (e.g. a number as a path)."""
+
+    js_name = "TypeError"
+
+
 class NodeSystemError(Exception):
     """An error Node's fs layer would throw as is: `ENOTDIR: not a directory, stat '/x/a.txt/'`."""
 

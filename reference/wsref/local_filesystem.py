@@ -10,6 +10,7 @@ import errno
 import os
 import random
 import shutil
+import stat as stat_mod
 import string
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -344,7 +345,7 @@ class LocalFilesystem:
                                          f"(expected mtime {iso(expectedMtime)}, actual {iso(actual)})")
             except FileNotFoundError:
                 pass
-        data = content if isinstance(content, (bytes, bytearray)) else content.encode("utf-8", "surrogatepass")
+        data = content if isinstance(content, (bytes, bytearray)) else js_utf8(content)
         flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if overwrite is False else os.O_TRUNC)
         try:
             fd = os.open(absolute, flags, 0o666)
@@ -363,7 +364,7 @@ class LocalFilesystem:
         absolute = self.resolve_path(input_path)
         self._assert_contained(absolute)
         _mkdirs(nodepath.dirname(absolute))
-        data = content if isinstance(content, (bytes, bytearray)) else content.encode("utf-8", "surrogatepass")
+        data = content if isinstance(content, (bytes, bytearray)) else js_utf8(content)
         with open(absolute, "ab") as fh:
             fh.write(data)
 
@@ -388,16 +389,26 @@ class LocalFilesystem:
         self._assert_contained(absolute)
         try:
             if recursive is False:
-                os.mkdir(absolute)
+                try:
+                    os.mkdir(absolute, 0o777)
+                except OSError as exc:
+                    raise NodeSystemError(_errcode(exc), "mkdir", absolute) from None
             else:
-                if os.path.exists(absolute) and not os.path.isdir(absolute):
-                    raise FileExistsError
-                os.makedirs(absolute, exist_ok=True)
-        except FileExistsError:
-            if not os.path.isdir(absolute):
-                raise FileExistsError_(input_path) from None
-        except FileNotFoundError:
-            raise DirectoryNotFoundError(nodepath.dirname(input_path)) from None
+                _mkdirs(absolute)
+        except NodeSystemError as exc:
+            if exc.code == "EEXIST":
+                # The upstream stats the path (following links): a directory is fine, a file is not,
+                # and a stat failure (a dangling link) escapes as Node's own error.
+                try:
+                    is_dir = stat_mod.S_ISDIR(os.stat(absolute).st_mode)
+                except OSError as err:
+                    raise NodeSystemError(_errcode(err), "stat", absolute) from None
+                if not is_dir:
+                    raise FileExistsError_(input_path) from None
+            elif exc.code == "ENOENT":
+                raise DirectoryNotFoundError(nodepath.dirname(input_path)) from None
+            else:
+                raise
 
     def rmdir(self, input_path: str, recursive: bool = False, force: bool = False) -> None:
         self.ensure_ready()
@@ -413,9 +424,12 @@ class LocalFilesystem:
         if recursive:
             shutil.rmtree(absolute) if not os.path.islink(absolute) else os.unlink(absolute)
         else:
-            if os.listdir(absolute):
+            if os.listdir(absolute):  # follows a link to the directory it names
                 raise DirectoryNotEmptyError(input_path)
-            os.rmdir(absolute)
+            try:
+                os.rmdir(absolute)  # a link to an empty directory: ENOTDIR, as Node's rmdir gives it
+            except OSError as exc:
+                raise NodeSystemError(_errcode(exc), "rmdir", absolute) from None
 
     def copy_file(self, src: str, dest: str, overwrite: bool | None = None, recursive: bool = False) -> None:
         self.ensure_ready()
@@ -452,6 +466,15 @@ class LocalFilesystem:
             raise FileNotFoundError_(src) from None
 
 
+def js_utf8(text: str) -> bytes:
+    """Buffer.from(text, 'utf-8'): the string as JavaScript's UTF-16 sees it, so a surrogate pair
+    is one character and a lone surrogate becomes U+FFFD (EF BF BD)."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace").encode("utf-8")
+
+
 def decode(data: bytes, encoding: str) -> str:
     """Buffer.toString(encoding) for the encodings read_file accepts."""
     if encoding in ("utf-8", "utf8"):
@@ -466,12 +489,44 @@ def decode(data: bytes, encoding: str) -> str:
 
 
 def _mkdirs(path: str) -> None:
-    try:
-        os.makedirs(path, exist_ok=True)
-    except FileExistsError:
-        raise NodeSystemError("EEXIST", "mkdir", path) from None
-    except NotADirectoryError:
-        raise NodeSystemError("ENOTDIR", "mkdir", path) from None
+    """fs.mkdir(path, {recursive: true}) as Node's MKDirpAsync does it, errors included.
+
+    An existing final path must be a directory (EEXIST otherwise; a dangling link gives the stat's
+    ENOENT); an existing intermediate that is not a directory gives ENOTDIR naming that intermediate.
+    """
+    stack = [path]
+    while stack:
+        current = stack.pop()
+        try:
+            os.mkdir(current, 0o777)
+            continue
+        except FileNotFoundError:
+            parent = nodepath.dirname(current)
+            if parent != current:
+                stack.append(current)
+                stack.append(parent)
+                continue
+            if not stack:
+                raise NodeSystemError("EEXIST", "mkdir", current) from None
+            continue
+        except (PermissionError, NotADirectoryError) as exc:
+            raise NodeSystemError(_errcode(exc), "mkdir", current) from None
+        except OSError as exc:
+            if exc.errno in (errno.EACCES, errno.ENOSPC, errno.ENOTDIR, errno.EPERM):
+                raise NodeSystemError(_errcode(exc), "mkdir", current) from None
+            mkdir_error = _errcode(exc)
+        try:
+            st_err, is_dir = None, stat_mod.S_ISDIR(os.stat(current).st_mode)
+        except OSError as exc:
+            st_err, is_dir = _errcode(exc), False
+        if mkdir_error == "EEXIST" and stack:
+            if st_err is None and is_dir:
+                continue
+            raise NodeSystemError("ENOTDIR", "mkdir", current)
+        if st_err is not None:
+            raise NodeSystemError(st_err, "mkdir", current)
+        if not is_dir:
+            raise NodeSystemError("EEXIST", "mkdir", current)
 
 
 def _birth_ns(st: os.stat_result) -> int:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from . import nodepath
+from .errors import JsTypeError
 from .local_filesystem import iso
 
 
@@ -69,6 +70,8 @@ class WriteLock:
 
     @staticmethod
     def key(path: str) -> str:
+        if not isinstance(path, str):
+            raise JsTypeError("pathStr.replace is not a function")
         p = path.replace("\\", "/")
         while p.startswith("//"):
             p = p[1:]

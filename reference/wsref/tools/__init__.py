@@ -90,7 +90,7 @@ class BoundTool:
     def execute(self, args: dict):
         if self.slot.write_lock:
             path = (args or {}).get("path")
-            if not path:
+            if not path and not isinstance(path, (list, dict)):  # JS truthiness: [] and {} are present
                 raise JsError("wrapWithWriteLock: input.path is required")
             return self.lock.run(path, lambda: self._hooked(args))
         return self._hooked(args)

@@ -1,11 +1,130 @@
-"""mastra_workspace_edit_file (not yet implemented in the reference: it raises until it lands)."""
+"""mastra_workspace_edit_file: exact string replacement, messages for no match / no unique match."""
 from __future__ import annotations
 
-from .base import Tool
+from array import array
+
+from ..errors import WorkspaceReadOnlyError
+from .base import Tool, ToolContext
+
+EDIT_FILE = "mastra_workspace_edit_file"
+
+DESCRIPTION = (
+    "Edit a file by replacing specific text. The old_string must match exactly and be unique in the file.\n"
+    "\n"
+    "Usage:\n"
+    "- Read the file first to get the exact text to replace.\n"
+    '- By default, read file output includes line number prefixes (e.g., "     1→"). Ensure you preserve the '
+    "exact indentation as it appears AFTER the arrow. Never include any part of the line number prefix in "
+    "old_string or new_string.\n"
+    "- Include enough surrounding context (multiple lines) to make old_string unique. If it still isn't unique, "
+    "include more lines.\n"
+    "- Use replace_all only when intentionally replacing all occurrences."
+)
+
+INPUT_SCHEMA = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "type": "object",
+    "properties": {
+        "path": {"type": "string", "description": "The path to the file to edit"},
+        "old_string": {"type": "string",
+                       "description": "The exact text to find and replace. Must be unique in the file."},
+        "new_string": {"type": "string", "description": "The text to replace old_string with"},
+        "replace_all": {"default": False, "description": (
+            "If true, replace all occurrences. If false (default), old_string must be unique."),
+            "type": "boolean"},
+    },
+    "required": ["path", "old_string", "new_string"],
+    "additionalProperties": False,
+}
+
+NOT_FOUND = "The specified text was not found. Make sure you use the exact text from the file."
+BINARY = "Cannot edit binary files. Use the write file tool instead."
 
 
-def execute(args, ctx):
-    raise NotImplementedError("mastra_workspace_edit_file is not implemented in wsref yet")
+def not_unique(count: int) -> str:
+    return (f"The specified text appears {count} times. Provide more surrounding context to make the match "
+            "unique, or use replace_all to replace all occurrences.")
 
 
-TOOL = Tool("mastra_workspace_edit_file", "", {"type": "object", "properties": {}, "additionalProperties": True}, execute)
+class _NoMatch(Exception):
+    pass
+
+
+def js_units(text: str) -> str:
+    """The string as JavaScript holds it: one character per UTF-16 code unit.
+
+    indexOf, split and replace work on code units upstream, so a lone surrogate in old_string can
+    match half of an astral character. Writing the result back (js_utf8) pairs surrogates again and
+    turns a lone one into U+FFFD.
+    """
+    if not text or max(text) < "\U00010000":
+        return text
+    units = array("H")
+    units.frombytes(text.encode("utf-16-le", "surrogatepass"))
+    return "".join(map(chr, units))
+
+
+def count_occurrences(content: str, needle: str) -> int:
+    """Non-overlapping occurrences found left to right with indexOf; an empty needle counts zero."""
+    return content.count(needle) if needle else 0
+
+
+def _line_of(content: str, index: int) -> int:
+    """charIndexToLineNumber: 1 + the newlines before index."""
+    return content.count("\n", 0, index) + 1
+
+
+def edited_line_ranges(content: str, old: str, new: str, replace_all: bool) -> str:
+    """The ' (lines a-b, c)' suffix: line ranges in the original content, each at least as tall as new_string."""
+    if not old:
+        return ""
+    ranges = []
+    position = content.find(old)
+    new_line_count = new.count("\n") + 1
+    while position != -1:
+        start = _line_of(content, position)
+        end_line = _line_of(content, max(0, position + max(len(old), 1) - 1))
+        end = start + max(new_line_count, end_line - start + 1) - 1
+        ranges.append(str(start) if end == start else f"{start}-{end}")
+        if not replace_all:
+            break
+        position = content.find(old, position + len(old))
+    if not ranges:
+        return ""
+    return f" (lines {', '.join(ranges)})"
+
+
+def replace_string(content: str, old: str, new: str, replace_all: bool) -> tuple[str, int]:
+    count = count_occurrences(content, old)
+    if count == 0:
+        raise _NoMatch(NOT_FOUND)
+    if not replace_all and count > 1:
+        raise _NoMatch(not_unique(count))
+    # Literal replacement either way: upstream escapes `$` for String.replace and uses split/join for all.
+    if replace_all:
+        return content.replace(old, new), count
+    return content.replace(old, new, 1), 1
+
+
+def execute(args: dict, ctx: ToolContext) -> str:
+    fs = ctx.workspace.require_filesystem()
+    path = args["path"]
+    old, new = js_units(args["old_string"]), js_units(args["new_string"])
+    replace_all = bool(args.get("replace_all", False))
+    if fs.readOnly:
+        raise WorkspaceReadOnlyError("edit_file")
+    content = fs.read_file(path, "utf-8")
+    if not isinstance(content, str):  # a provider that returns bytes for a UTF-8 read
+        return BINARY
+    content = js_units(content)
+    ranges = edited_line_ranges(content, old, new, replace_all)
+    try:
+        result, replacements = replace_string(content, old, new, replace_all)
+    except _NoMatch as exc:
+        return str(exc)
+    fs.write_file(path, result, overwrite=True, expectedMtime=ctx.extra.get("expected_mtime"))
+    plural = "" if replacements == 1 else "s"
+    return f"Replaced {replacements} occurrence{plural} in {path}{ranges}"
+
+
+TOOL = Tool(EDIT_FILE, DESCRIPTION, INPUT_SCHEMA, execute)

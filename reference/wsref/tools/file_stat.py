@@ -1,11 +1,38 @@
-"""mastra_workspace_file_stat (not yet implemented in the reference: it raises until it lands)."""
+"""mastra_workspace_file_stat."""
 from __future__ import annotations
 
-from .base import Tool
+from ..errors import FileNotFoundError_
+from ..local_filesystem import iso
+from .base import Tool, ToolContext
+
+FILE_STAT = "mastra_workspace_file_stat"
+
+DESCRIPTION = ("Get file or directory metadata from the workspace. Returns existence, type, size, and "
+               "modification time.")
+
+INPUT_SCHEMA = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "type": "object",
+    "properties": {
+        "path": {"type": "string", "description": "The path to check"},
+    },
+    "required": ["path"],
+    "additionalProperties": False,
+}
 
 
-def execute(args, ctx):
-    raise NotImplementedError("mastra_workspace_file_stat is not implemented in wsref yet")
+def execute(args: dict, ctx: ToolContext) -> str:
+    fs = ctx.workspace.require_filesystem()
+    path = args["path"]
+    try:
+        stat = fs.stat(path)
+    except FileNotFoundError_:
+        return f"{path}: not found"  # only a missing path is text; other failures are thrown
+    parts = [path, f"Type: {stat.type}"]
+    if stat.size is not None:
+        parts.append(f"Size: {stat.size} bytes")
+    parts.append(f"Modified: {iso(stat.modifiedAt)}")
+    return " ".join(parts)
 
 
-TOOL = Tool("mastra_workspace_file_stat", "", {"type": "object", "properties": {}, "additionalProperties": True}, execute)
+TOOL = Tool(FILE_STAT, DESCRIPTION, INPUT_SCHEMA, execute)

@@ -1,11 +1,33 @@
-"""mastra_workspace_mkdir (not yet implemented in the reference: it raises until it lands)."""
+"""mastra_workspace_mkdir."""
 from __future__ import annotations
 
-from .base import Tool
+from ..errors import WorkspaceReadOnlyError
+from .base import Tool, ToolContext
+
+MKDIR = "mastra_workspace_mkdir"
+
+DESCRIPTION = "Create a directory in the workspace filesystem"
+
+INPUT_SCHEMA = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "type": "object",
+    "properties": {
+        "path": {"type": "string", "description": "The path of the directory to create"},
+        "recursive": {"default": True, "description": "Whether to create parent directories if they do not exist",
+                      "type": "boolean"},
+    },
+    "required": ["path"],
+    "additionalProperties": False,
+}
 
 
-def execute(args, ctx):
-    raise NotImplementedError("mastra_workspace_mkdir is not implemented in wsref yet")
+def execute(args: dict, ctx: ToolContext) -> str:
+    fs = ctx.workspace.require_filesystem()
+    path = args["path"]
+    if fs.readOnly:
+        raise WorkspaceReadOnlyError("mkdir")
+    fs.mkdir(path, recursive=args.get("recursive", True))
+    return f"Created directory {path}"
 
 
-TOOL = Tool("mastra_workspace_mkdir", "", {"type": "object", "properties": {}, "additionalProperties": True}, execute)
+TOOL = Tool(MKDIR, DESCRIPTION, INPUT_SCHEMA, execute)

@@ -1,11 +1,42 @@
-"""mastra_workspace_write_file (not yet implemented in the reference: it raises until it lands)."""
+"""mastra_workspace_write_file."""
 from __future__ import annotations
 
-from .base import Tool
+from ..errors import WorkspaceReadOnlyError
+from ..local_filesystem import js_utf8
+from .base import Tool, ToolContext
+
+WRITE_FILE = "mastra_workspace_write_file"
+
+DESCRIPTION = "Write content to a file in the workspace filesystem. Creates parent directories if needed."
+
+INPUT_SCHEMA = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "type": "object",
+    "properties": {
+        "path": {"type": "string", "description": 'The path where to write the file (e.g., "data/output.txt")'},
+        "content": {"type": "string", "description": "The content to write to the file"},
+        "overwrite": {"default": True, "description": "Whether to overwrite the file if it already exists",
+                      "type": "boolean"},
+    },
+    "required": ["path", "content"],
+    "additionalProperties": False,
+}
 
 
-def execute(args, ctx):
-    raise NotImplementedError("mastra_workspace_write_file is not implemented in wsref yet")
+def utf8_byte_length(text: str) -> int:
+    """Buffer.byteLength(text, 'utf-8'): a lone surrogate counts as the three bytes of U+FFFD."""
+    return len(js_utf8(text))
 
 
-TOOL = Tool("mastra_workspace_write_file", "", {"type": "object", "properties": {}, "additionalProperties": True}, execute)
+def execute(args: dict, ctx: ToolContext) -> str:
+    fs = ctx.workspace.require_filesystem()
+    path, content = args["path"], args["content"]
+    if fs.readOnly:
+        raise WorkspaceReadOnlyError("write_file")
+    # The read tracker (write mode) hands over the mtime recorded at the last read, if any.
+    fs.write_file(path, content, overwrite=args.get("overwrite"), expectedMtime=ctx.extra.get("expected_mtime"))
+    # No LSP manager in this reference, so no diagnostics are appended.
+    return f"Wrote {utf8_byte_length(content)} bytes to {path}"
+
+
+TOOL = Tool(WRITE_FILE, DESCRIPTION, INPUT_SCHEMA, execute)
