@@ -11,7 +11,9 @@ from datetime import datetime
 
 from . import __version__
 from .errors import js_name
+from .host_functions import with_host_functions
 from .local_filesystem import FileStat, LocalFilesystem, iso
+from .sandbox import LocalSandbox
 from .tools import create_workspace_tools
 from .tools.base import is_media_result
 from .workspace import Workspace
@@ -19,7 +21,8 @@ from .workspace import Workspace
 IMPLEMENTATION = "wsref"
 CAPABILITIES = (
     "filesystem", "local_paths", "symlinks", "file_modes", "empty_dirs", "tilde_home", "media",
-    "read_only", "allowed_paths", "tool_config", "fs_interface", "posix_errors",
+    "read_only", "allowed_paths", "tool_config", "tool_hooks", "fs_interface", "posix_errors", "sandbox", "processes",
+    "lifecycle",
 )
 
 
@@ -89,15 +92,41 @@ class Session:
 
     def __init__(self, root: str, home: str, workspace: dict):
         fs_config = workspace.get("filesystem", {})
-        filesystem = None if fs_config is None else LocalFilesystem(basePath=root, **(fs_config or {}))
-        self.workspace = Workspace(filesystem=filesystem, tools=workspace.get("tools"))
+        filesystem = None if fs_config is None else LocalFilesystem(**{"basePath": root, **(fs_config or {})})
+        sb_config = workspace.get("sandbox")
+        sandbox = None if sb_config is None else LocalSandbox(**{"workingDirectory": root, **sb_config})
+        self.hook_log: list[dict] = []
+        self.request_context = dict(workspace.get("requestContext") or {})
+        tools_config = with_host_functions(workspace.get("tools"), self.hook_log)
+        self.workspace = Workspace(filesystem=filesystem, sandbox=sandbox, tools=tools_config)
         self.home = home
         self._tools = None
 
     def _toolset(self):
         if self._tools is None:
-            self._tools = create_workspace_tools(self.workspace)
+            self._tools = create_workspace_tools(self.workspace, self.request_context)
         return self._tools
+
+    def retool(self) -> dict:
+        """A new agent interaction: tools rebuilt from the current config, fresh tracker and lock."""
+        os.environ["HOME"] = self.home
+        try:
+            self._tools = create_workspace_tools(self.workspace, self.request_context)
+        except Exception as exc:
+            return error_of(exc)
+        return result_of(list(self._tools))
+
+    def workspace_call(self, method: str, args: list) -> dict:
+        """A Workspace method or property by its upstream name (getInfo, setToolsConfig, status ...)."""
+        os.environ["HOME"] = self.home
+        target = WORKSPACE_METHODS.get(method)
+        if target is None:
+            return {"kind": "error", "message": f"workspace.{method} is not supported by wsref", "code": None,
+                    "name": "TypeError"}
+        try:
+            return result_of(target(self, *with_host_functions(from_json(list(args)), self.hook_log)))
+        except Exception as exc:
+            return error_of(exc)
 
     def tools(self) -> list[dict]:
         return [{"name": t.name, "description": t.description, "inputSchema": t.input_schema,
@@ -134,6 +163,66 @@ class Session:
 
     def close(self) -> None:
         self.workspace.destroy()
+
+
+def _plain(value):
+    """JSON's view of a config holding functions: a function property is left out, in a list it is null."""
+    if callable(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items() if not callable(v)}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _defined(value: dict) -> dict:
+    """An object's undefined (None) properties left out, as JSON.stringify leaves them out."""
+    return {k: v for k, v in value.items() if v is not None}
+
+
+def _fs(s):
+    fs = s.workspace.filesystem
+    if fs is None:
+        raise AttributeError("workspace.filesystem is undefined")
+    return fs
+
+
+def _sandbox(s):
+    sb = s.workspace.sandbox
+    if sb is None:
+        raise AttributeError("workspace.sandbox is undefined")
+    return sb
+
+
+# The `workspace` step's methods and properties, by their upstream (dotted) names.
+WORKSPACE_METHODS = {
+    "id": lambda s: s.workspace.id,
+    "name": lambda s: s.workspace.name,
+    "status": lambda s: s.workspace.status,
+    "createdAt": lambda s: s.workspace.createdAt,
+    "lastAccessedAt": lambda s: s.workspace.lastAccessedAt,
+    "init": lambda s: s.workspace.init(),
+    "stop": lambda s: s.workspace.stop(),
+    "destroy": lambda s: s.workspace.destroy(),
+    "getInfo": lambda s, options=None: s.workspace.get_info(options),
+    "getInstructions": lambda s, opts=None: s.workspace.get_instructions(opts),
+    "getInstructionsAsync": lambda s, opts=None: s.workspace.get_instructions(opts),
+    "getToolsConfig": lambda s: _plain(s.workspace.get_tools_config()),
+    "setToolsConfig": lambda s, config=None: s.workspace.set_tools_config(config),
+    "hasFilesystemConfig": lambda s: s.workspace.has_filesystem_config(),
+    "hasSandboxConfig": lambda s: s.workspace.has_sandbox_config(),
+    "canBM25": lambda s: s.workspace.can_bm25,
+    "canVector": lambda s: s.workspace.can_vector,
+    "canHybrid": lambda s: s.workspace.can_hybrid,
+    "skills": lambda s: s.workspace.skills,
+    "filesystem.status": lambda s: _fs(s).status,
+    "filesystem.basePath": lambda s: _fs(s).basePath,
+    "filesystem.getInfo": lambda s: _defined(_fs(s).get_info()),
+    "filesystem.getInstructions": lambda s: _fs(s).get_instructions(),
+    "sandbox.status": lambda s: _sandbox(s).status,
+    "sandbox.getInstructions": lambda s: _sandbox(s).get_instructions(),
+}
 
 
 def open_session(root: str, home: str, workspace: dict):

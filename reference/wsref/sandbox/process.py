@@ -1,0 +1,279 @@
+"""Background-capable process handling (upstream `local-process-manager.ts`, `process-manager/*.ts`).
+
+A process is `/bin/sh -c <command>` (or the isolation wrapper's argv) in its own session, so the
+whole tree can be signalled through its process group. stdin is closed at spawn, stdout and stderr
+are pipes read by two threads; the process counts as finished when it has exited *and* both pipes
+are closed (Node's `close` event), so a grandchild that keeps a pipe open keeps it running.
+"""
+from __future__ import annotations
+
+import codecs
+import math
+import os
+import signal
+import subprocess
+import threading
+import time
+
+from ..tracking import js_number
+from . import execa_errors
+from .errors import SpawnError
+
+DEFAULT_MAX_RETAINED_BYTES = 1024 * 1024
+TIMEOUT_MAX = 2 ** 31 - 1   # setTimeout's limit; anything outside [1, TIMEOUT_MAX] fires after 1 ms
+
+
+def _utf8_len(ch: str) -> int:
+    cp = ord(ch)
+    return 1 if cp < 0x80 else 2 if cp < 0x800 else 3 if cp < 0x10000 else 4
+
+
+class RetainedOutput:
+    """The newest `max_bytes` UTF-8 bytes of a stream, cut at code points (RetainedOutputBuffer)."""
+
+    def __init__(self, max_bytes: float):
+        self.max_bytes = max_bytes
+        self.text = ""
+        self.bytes = 0
+        self.dropped = 0
+
+    def append(self, data: str) -> None:
+        size = len(data.encode("utf-8", "surrogatepass"))
+        if size == 0:
+            return
+        if self.max_bytes == 0:
+            self.dropped += size
+            return
+        self.text += data
+        self.bytes += size
+        if self.bytes > self.max_bytes:
+            i = 0
+            while self.bytes > self.max_bytes and i < len(self.text):
+                n = _utf8_len(self.text[i])
+                self.bytes -= n
+                self.dropped += n
+                i += 1
+            self.text = self.text[i:]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def js_string(value) -> str:
+    """`${value}` for an environment value."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return js_number(value) if math.isfinite(value) else ("NaN" if value != value else
+                                                               "Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, (list, tuple)):
+        return ",".join("" if v is None else js_string(v) for v in value)
+    if isinstance(value, dict):
+        return "[object Object]"
+    return str(value)
+
+
+class ProcessHandle:
+    """One spawned process: retained output, exit code (None while running), wait and kill."""
+
+    def __init__(self, popen: subprocess.Popen, command: str, timeout_ms: float | None,
+                 max_retained: float = DEFAULT_MAX_RETAINED_BYTES):
+        self.popen = popen
+        self.pid = str(popen.pid)
+        self.command = command
+        self.exit_code: int | None = None
+        self.started = time.monotonic()
+        self._stdout = RetainedOutput(max_retained)
+        self._stderr = RetainedOutput(max_retained)
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._timed_out = False
+        self._killed_by_signal = False
+        self._timer = None
+        if timeout_ms:  # upstream: `options?.timeout ? setTimeout(...) : undefined`
+            delay = timeout_ms if 1 <= timeout_ms <= TIMEOUT_MAX else 1
+            self._timer = threading.Timer(delay / 1000, self._on_timeout)
+            self._timer.daemon = True
+            self._timer.start()
+        self._timeout_ms = timeout_ms
+        self._readers = [threading.Thread(target=self._read, args=(popen.stdout, self._stdout), daemon=True),
+                         threading.Thread(target=self._read, args=(popen.stderr, self._stderr), daemon=True)]
+        for t in self._readers:
+            t.start()
+        threading.Thread(target=self._close_watch, daemon=True).start()
+
+    # -- output --------------------------------------------------------------------------------
+
+    def _read(self, stream, sink: RetainedOutput) -> None:
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        fd = stream.fileno()
+        try:
+            while True:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                text = decoder.decode(chunk)
+                if text:
+                    with self._lock:
+                        sink.append(text)
+        except OSError:
+            pass
+        tail = decoder.decode(b"", final=True)
+        if tail:
+            with self._lock:
+                sink.append(tail)
+        stream.close()
+
+    @property
+    def stdout(self) -> str:
+        with self._lock:
+            return str(self._stdout)
+
+    @property
+    def stderr(self) -> str:
+        with self._lock:
+            return str(self._stderr)
+
+    def snapshot(self) -> tuple[int | None, str, str]:
+        """Exit code, stdout and stderr read together, so a finishing process is seen whole."""
+        with self._lock:
+            return self.exit_code, str(self._stdout), str(self._stderr)
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    def _close_watch(self) -> None:
+        code = self.popen.wait()
+        for t in self._readers:
+            t.join()
+        if self._timer is not None:
+            self._timer.cancel()
+        with self._lock:
+            if self._timed_out:
+                self._stderr.append(f"\nProcess timed out after {js_number(self._timeout_ms)}ms")
+                self.exit_code = 124
+            else:
+                self._killed_by_signal = code < 0
+                self.exit_code = 128 if code < 0 else code
+        self._done.set()
+
+    def _on_timeout(self) -> None:
+        self._timed_out = True
+        self._signal_tree(signal.SIGTERM)
+
+    def _signal_tree(self, sig) -> None:
+        try:
+            os.killpg(self.popen.pid, sig)
+        except OSError:
+            try:
+                self.popen.send_signal(sig)
+            except OSError:
+                pass
+
+    def wait(self, timeout: float | None = None) -> dict:
+        self._done.wait(timeout)
+        exit_code, out, err = self.snapshot()
+        return {"success": exit_code == 0, "exitCode": exit_code, "stdout": out, "stderr": err,
+                "executionTimeMs": int((time.monotonic() - self.started) * 1000),
+                "killed": self._killed_by_signal, "timedOut": self._timed_out}
+
+    def kill(self) -> bool:
+        """SIGKILL to the whole process group; False when the process had already finished."""
+        if self.exit_code is not None:
+            return False
+        self._signal_tree(signal.SIGKILL)
+        return True
+
+
+class LocalProcessManager:
+    """Tracks spawned processes by pid. `get` forgets a finished process once it has been read."""
+
+    def __init__(self, sandbox):
+        self.sandbox = sandbox
+        self._tracked: dict[str, ProcessHandle] = {}
+        self._dismissed: set[str] = set()
+        self._lock = threading.Lock()
+
+    def _resolve_cwd(self, cwd: str | None) -> str:
+        working = self.sandbox.working_directory
+        if not cwd:
+            return working
+        if os.path.isabs(cwd):
+            return cwd
+        normalized_working = os.path.abspath(working)
+        normalized_cwd = os.path.abspath(cwd)  # against the process's own cwd, as upstream does
+        if normalized_cwd == normalized_working or normalized_cwd.startswith(normalized_working + os.sep):
+            return normalized_cwd
+        return os.path.abspath(os.path.join(working, cwd))
+
+    def spawn(self, command: str, cwd: str | None = None, timeout_ms: float | None = None,
+              env: dict | None = None, max_retained: float = DEFAULT_MAX_RETAINED_BYTES) -> ProcessHandle:
+        self.sandbox.ensure_running()
+        overlay = self.sandbox.get_env()
+        if overlay:
+            env = {**overlay, **(env or {})}
+        resolved_cwd = self._resolve_cwd(cwd)
+        child_env = self.sandbox.build_env(env)
+        wrapped = self.sandbox.wrap_command_for_isolation(command)
+        argv = wrapped if wrapped is not None else ["/bin/sh", "-c", command]
+        file, args = (command, []) if wrapped is None else (wrapped[0], wrapped[1:])
+        spawnfile = "/bin/sh" if wrapped is None else wrapped[0]
+        # execa resolves cwd against the process's cwd
+        resolved_cwd = os.path.abspath(resolved_cwd)
+        if "\0" in file:
+            raise SpawnError(execa_errors.spawn_failure_message(
+                "ERR_INVALID_ARG_VALUE",
+                execa_errors.invalid_arg_value("file", file, "must be a string without null bytes"),
+                file, args, resolved_cwd))
+        try:
+            popen = subprocess.Popen(argv, cwd=resolved_cwd, env=child_env, stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        except OSError as exc:
+            import errno as _errno
+            code = _errno.errorcode.get(exc.errno, "EIO")
+            raise SpawnError(execa_errors.spawn_failure_message(
+                code, execa_errors.node_spawn_error(code, spawnfile), file, args, resolved_cwd)) from None
+        handle = ProcessHandle(popen, command, timeout_ms, max_retained)
+        with self._lock:
+            self._tracked[handle.pid] = handle
+            self._dismissed.discard(handle.pid)
+        return handle
+
+    def list(self) -> list[dict]:
+        self.sandbox.ensure_running()
+        with self._lock:
+            handles = list(self._tracked.values())
+        return [{"pid": h.pid, "running": h.exit_code is None, "exitCode": h.exit_code} for h in handles]
+
+    def get(self, pid: str) -> ProcessHandle | None:
+        self.sandbox.ensure_running()
+        with self._lock:
+            if pid in self._dismissed:
+                return None
+            handle = self._tracked.get(pid)
+            if handle is not None and handle.exit_code is not None:
+                del self._tracked[handle.pid]
+                self._dismissed.add(handle.pid)
+        return handle
+
+    def release(self, pid: str) -> None:
+        with self._lock:
+            self._tracked.pop(pid, None)
+            self._dismissed.add(pid)
+
+    def kill(self, pid: str) -> bool:
+        handle = self.get(pid)
+        if handle is None:
+            return False
+        killed = handle.kill()
+        if killed:
+            handle.wait()
+        self.release(handle.pid)
+        return killed
+
+    def kill_all(self) -> None:
+        with self._lock:
+            pids = list(self._tracked)
+        for pid in pids:
+            self.kill(pid)

@@ -1,0 +1,52 @@
+"""mastra_workspace_kill_process: SIGKILL a background process (its whole group) and show its last output."""
+from __future__ import annotations
+
+from ..errors import SandboxNotAvailableError
+from ..sandbox.errors import SandboxFeatureNotSupportedError
+from .base import Tool, ToolContext
+from .sandbox_tools import sandbox_to_model_output, truncate_output
+
+KILL_PROCESS = "mastra_workspace_kill_process"
+KILL_TAIL_LINES = 50
+
+DESCRIPTION = f"""Kill a background process by its PID.
+
+Use this to stop a long-running background process that was started with execute_command (background: true). Returns the last {KILL_TAIL_LINES} lines of output."""
+
+INPUT_SCHEMA = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "type": "object",
+    "properties": {
+        "pid": {"type": "string", "description": "The process ID of the background process to kill"},
+    },
+    "required": ["pid"],
+    "additionalProperties": False,
+}
+
+
+def execute(args: dict, ctx: ToolContext):
+    workspace = ctx.workspace
+    sandbox = workspace.sandbox
+    if sandbox is None:
+        raise SandboxNotAvailableError()
+    pid = args["pid"]
+    processes = getattr(sandbox, "processes", None)
+    if processes is None:
+        raise SandboxFeatureNotSupportedError("processes")
+    handle = processes.get(pid)          # the output is read from this handle after the kill
+    if not processes.kill(pid):
+        return f"Process {pid} was not found or had already exited."
+    parts = [f"Process {pid} has been killed."]
+    if handle is not None:
+        token_limit = workspace.tool_config(KILL_PROCESS).get("maxOutputTokens")
+        _, raw_stdout, raw_stderr = handle.snapshot()
+        stdout = truncate_output(raw_stdout, KILL_TAIL_LINES, token_limit) if raw_stdout else ""
+        stderr = truncate_output(raw_stderr, KILL_TAIL_LINES, token_limit) if raw_stderr else ""
+        if stdout:
+            parts += ["", "--- stdout (last output) ---", stdout]
+        if stderr:
+            parts += ["", "--- stderr (last output) ---", stderr]
+    return "\n".join(parts)
+
+
+kill_process_tool = Tool(KILL_PROCESS, DESCRIPTION, INPUT_SCHEMA, execute, sandbox_to_model_output)
