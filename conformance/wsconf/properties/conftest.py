@@ -1,0 +1,73 @@
+"""Fixtures for the property suite: the adapter under test, an optional second one to compare
+against, case trees with canaries, and the hypothesis profiles."""
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from ..adapters.base import load_adapter
+from ..tree import make_tree
+
+# quick: the test command; thorough: CI or by hand (thousands of examples).
+settings.register_profile("quick", max_examples=25, deadline=None, derandomize=True,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+settings.register_profile("thorough", max_examples=2000, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+settings.load_profile(os.environ.get("WSCONF_PROFILE", "quick"))
+
+
+@pytest.fixture(scope="session")
+def adapter(request):
+    a = load_adapter(request.config.getoption("wsconf_adapter"), request.config.getoption("wsconf_timeout"))
+    yield a
+    a.close()
+
+
+@pytest.fixture(scope="session")
+def other_adapter(request):
+    """The second implementation of differential mode (--wsconf-compare), or None."""
+    spec = request.config.getoption("wsconf_compare")
+    if not spec:
+        yield None
+        return
+    a = load_adapter(spec, request.config.getoption("wsconf_timeout"))
+    yield a
+    a.close()
+
+
+class Workspace:
+    """A fresh case tree and an open session on it, for one generated example."""
+
+    def __init__(self, adapter, workspace: dict | None = None, setup=None):
+        self.adapter = adapter
+        self.tree = make_tree("wsconf-prop-")
+        if setup:
+            setup(self.tree)  # before the fingerprint: what setup lays outside is allowed
+        self.before = None
+        self.session = None
+        self.workspace = workspace or {}
+
+    def __enter__(self):
+        self.before = self.tree.fingerprint_outside()
+        self.session = self.adapter.open(str(self.tree.root), str(self.tree.outside), str(self.tree.home),
+                                         self.workspace)
+        return self
+
+    def __exit__(self, *exc):
+        try:
+            self.session.close()
+            after = self.tree.fingerprint_outside()
+            changed = [p for p in set(self.before) | set(after) if self.before.get(p) != after.get(p)]
+            assert not changed, f"touched files outside the workspace: {sorted(changed)}"
+        finally:
+            self.tree.remove()
+
+    def call(self, tool: str, args: dict) -> dict:
+        return self.session.call(tool, args)
+
+
+@pytest.fixture
+def open_workspace():
+    return Workspace
