@@ -226,6 +226,20 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_properties(args) -> int:
+    import os
+
+    import pytest
+    os.environ["WSCONF_PROFILE"] = args.profile
+    argv = ["--pyargs", "wsconf.properties", "-p", "no:cacheprovider", "-q", "--wsconf-adapter", args.adapter,
+            "--wsconf-timeout", str(args.timeout)]
+    if args.compare:
+        argv += ["--wsconf-compare", args.compare]
+    if args.workers:
+        argv += ["-n", str(args.workers)]
+    return int(pytest.main(argv + (args.pytest_args or [])))
+
+
 def cmd_smoke(args) -> int:
     from .smoke import smoke
     return smoke(args.adapter, args.timeout)
@@ -268,6 +282,16 @@ def build_parser() -> argparse.ArgumentParser:
     lint = sub.add_parser("lint", help="validate the spec files and the claim quotes")
     lint.add_argument("--pages", default=None, help="folder with the documentation pages (default ../shared/seeds)")
     lint.set_defaults(func=cmd_lint)
+    props = sub.add_parser("properties", help="the property tests (hypothesis) against an implementation")
+    props.add_argument("--adapter", default="reference")
+    props.add_argument("--compare", default=None, help="differential mode: a second implementation")
+    props.add_argument("--profile", default="quick", choices=["quick", "thorough"],
+                       help="quick (25 examples per property, for the test command) or thorough (2000)")
+    props.add_argument("-n", "--workers", default=None)
+    props.add_argument("--timeout", type=float, default=30.0)
+    props.add_argument("pytest_args", nargs="*")
+    props.set_defaults(func=cmd_properties)
+
     sm = sub.add_parser("smoke", help="check a new adapter: handshake, tool list and a few cases, explained")
     sm.add_argument("adapter")
     sm.add_argument("--timeout", type=float, default=30.0)
