@@ -280,10 +280,10 @@ class LocalFilesystem:
         absolute = self._checked(input_path)
         try:
             if not os.path.isdir(absolute):
-                if not os.path.lexists(absolute):
+                if not os.path.exists(absolute):  # a dangling link is a missing directory
                     raise FileNotFoundError
                 raise NotDirectoryError(input_path)
-            names = os.listdir(absolute)
+            names = sorted(os.listdir(absolute), key=os.fsencode)  # libuv's scandir sorts by name bytes
         except FileNotFoundError:
             raise DirectoryNotFoundError(input_path) from None
         result = []
