@@ -39,7 +39,7 @@ suite-mastra: setup
 report: setup
 	-$(VENV)/bin/wsconf run --adapter reference -n 2 --results results/reference.jsonl
 	-$(VENV)/bin/wsconf run --adapter mastra -n 2 --results results/mastra.jsonl
-	$(VENV)/bin/wsconf report --readme README.md "wsref=results/reference.jsonl" "@mastra/core 1.71.0=results/mastra.jsonl"
+	$(VENV)/bin/wsconf report --readme README.md --html report/index.html "wsref=results/reference.jsonl" "@mastra/core 1.71.0=results/mastra.jsonl"
 
 test: setup
 	$(PY) -m pytest -n 2 tests

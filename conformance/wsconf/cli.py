@@ -200,9 +200,11 @@ def cmd_expectations(args) -> int:
 def cmd_report(args) -> int:
     from .report import CONFORMANCE_HEADER, by_tool_table, conformance_row, load_results
     rows = [CONFORMANCE_HEADER]
+    runs = []
     for spec_arg in args.results:
         label, _, path = spec_arg.rpartition("=") if "=" in spec_arg else (Path(spec_arg).stem, "", spec_arg)
         records = load_results(Path(path))
+        runs.append((label, records))
         from . import expectations
         implementation = next((r.get("implementation") for r in records if r.get("implementation")), label)
         slug = expectations.slug(implementation)
@@ -211,6 +213,11 @@ def cmd_report(args) -> int:
         if args.by_tool:
             print(f"\n### {label}\n\n{by_tool_table(records)}")
     table = "\n".join(rows)
+    if args.html:
+        from .html_report import render
+        Path(args.html).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.html).write_text(render(runs), encoding="utf-8")
+        print(f"wrote {args.html}", file=sys.stderr)
     if args.readme:
         readme = Path(args.readme)
         text = readme.read_text(encoding="utf-8")
@@ -238,6 +245,12 @@ def cmd_properties(args) -> int:
     if args.workers:
         argv += ["-n", str(args.workers)]
     return int(pytest.main(argv + (args.pytest_args or [])))
+
+
+def cmd_compare(args) -> int:
+    from .compare import compare
+    tools = set(args.tool or [])
+    return compare(args.a, args.b, (lambda c: c.tool in tools) if tools else None)
 
 
 def cmd_smoke(args) -> int:
@@ -292,6 +305,12 @@ def build_parser() -> argparse.ArgumentParser:
     props.add_argument("pytest_args", nargs="*")
     props.set_defaults(func=cmd_properties)
 
+    cmp_ = sub.add_parser("compare", help="run two implementations over the spec and list every case whose outputs differ")
+    cmp_.add_argument("a")
+    cmp_.add_argument("b")
+    cmp_.add_argument("--tool", action="append", help="only this tool family (repeatable)")
+    cmp_.set_defaults(func=cmd_compare)
+
     sm = sub.add_parser("smoke", help="check a new adapter: handshake, tool list and a few cases, explained")
     sm.add_argument("adapter")
     sm.add_argument("--timeout", type=float, default=30.0)
@@ -310,6 +329,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("report", help="Markdown conformance table from results files (LABEL=path.jsonl ...)")
     rep.add_argument("results", nargs="+")
     rep.add_argument("--by-tool", action="store_true", help="also a table per implementation by tool")
+    rep.add_argument("--html", default=None, help="also write a static HTML page here")
     rep.add_argument("--readme", default=None, help="replace the table between the conformance markers in this file")
     rep.set_defaults(func=cmd_report)
     return p

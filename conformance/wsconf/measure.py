@@ -19,7 +19,10 @@ def _o200k():
 
 
 def o200k_tokens(text: str) -> int:
-    return len(_o200k().encode(text))
+    import warnings
+    with warnings.catch_warnings():  # bpe-openai loads its tables lazily, with a deprecated importlib call
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return len(_o200k().encode(text))
 
 
 def description_size(text: str) -> dict:

@@ -22,6 +22,7 @@ class CaseResult:
     message: str = ""
     duration: float = 0.0
     steps: list[dict] = field(default_factory=list)   # per step: id, call, expected, actual
+    captured: dict = field(default_factory=dict)      # what pattern placeholders matched ({{pid}})
 
     @property
     def ok(self) -> bool:
@@ -72,6 +73,7 @@ def run_case(case: Case, adapter: Adapter) -> CaseResult:
                               + (f"\n{result.message}" if result.message else ""))
     finally:
         tree.remove()
+        result.captured = dict(tree.captured)
         result.duration = time.monotonic() - started
     return result
 

@@ -42,8 +42,10 @@ def to_json(value):
 
 
 def from_json(value):
-    if isinstance(value, dict) and set(value) == {"$bytes"}:
+    if isinstance(value, dict) and set(value) == {"$bytes"} and isinstance(value["$bytes"], str):
         return base64.b64decode(value["$bytes"])
+    if isinstance(value, dict) and set(value) == {"$date"} and isinstance(value["$date"], str):
+        return datetime.fromisoformat(value["$date"].replace("Z", "+00:00"))  # new Date(iso)
     if isinstance(value, dict):
         return {k: from_json(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -79,10 +81,13 @@ FS_METHODS = {
     "exists": ("exists", ["path"]),
     "stat": ("stat", ["path"]),
     "realpath": ("realpath", ["path"]),
+    "resolveAbsolutePath": ("resolve_absolute_path", ["path"]),
     "getInfo": ("get_info", []),
     "getInstructions": ("get_instructions", []),
-    "init": ("init", []),
-    "destroy": ("destroy", []),
+    # The provider's own hooks, as `filesystem.init()` calls them: no status tracking (that is
+    # MastraFilesystem._init/_destroy, which workspace.init/destroy and ensureReady use).
+    "init": ("init_hook", []),
+    "destroy": ("destroy_hook", []),
 }
 
 
@@ -220,6 +225,9 @@ WORKSPACE_METHODS = {
     "filesystem.basePath": lambda s: _fs(s).basePath,
     "filesystem.getInfo": lambda s: _defined(_fs(s).get_info()),
     "filesystem.getInstructions": lambda s: _fs(s).get_instructions(),
+    # The optional native walk/grep: LocalFilesystem 1.71.0 has neither (undefined -> null).
+    "filesystem.walk": lambda s: getattr(_fs(s), "walk", None),
+    "filesystem.grep": lambda s: getattr(_fs(s), "grep", None),
     "sandbox.status": lambda s: _sandbox(s).status,
     "sandbox.getInstructions": lambda s: _sandbox(s).get_instructions(),
 }

@@ -32,7 +32,7 @@ def serve(stdin=sys.stdin, stdout=sys.stdout) -> None:
         if op == "tools":
             return session.tools()
         if op == "call":
-            return session.call(params["tool"], params.get("args") or {})
+            return session.call(params["tool"], params.get("args", {}))
         if op == "fs":
             return session.fs(params["method"], params.get("args") or [])
         if op == "workspace":

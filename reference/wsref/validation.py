@@ -2,7 +2,19 @@
 
 Bad input is returned (not thrown) as `{error: true, message, validationErrors}`; the message
 lists zod's issue texts and the arguments as JSON.stringify(args, null, 2) cut at 200 UTF-16 units.
-Null values count as absent (Mastra strips them and validates again).
+
+validateToolInput validates the input as given first. When that fails, it strips the null values
+that caused issues (or every null, when none did) and validates again; if the retry passes its
+data is used, otherwise the issues of the FIRST pass are reported. So an optional field sent as
+null is accepted, but when the call fails for another reason the null field is listed too, as
+"received null". Fields whose schema is nullable (execute_command's timeout, cwd, tail) accept
+null in the first pass already.
+
+The checks follow zod v4's messages for the JSON-Schema shapes the workspace tools use: string,
+boolean, number, integer (zod's int(): "expected int", with the safe-integer range as its own
+"Too big/small: expected int" issue before any .min()/.max()), enum, array, unions (`anyOf`, a
+bare "Invalid input") and nullable types (`type: [X, "null"]`, or `anyOf` with a null branch).
+Fields wrapped in z.preprocess(coerceNumericString) (Tool.coerce_numeric) take "10" as 10.
 """
 from __future__ import annotations
 
@@ -11,12 +23,15 @@ import re
 
 NUMERIC_STRING = re.compile(r"^-?\d+(?:\.\d+)?$")
 MAX_SAFE_INTEGER = 9007199254740991
+_ABSENT = object()
 
 
 def js_type_name(value) -> str:
-    """What zod prints after `received`."""
-    if value is None:
+    """What zod prints after `received` for a value that is present (None is JSON null)."""
+    if value is _ABSENT:
         return "undefined"
+    if value is None:
+        return "null"
     if isinstance(value, bool):
         return "boolean"
     if isinstance(value, (int, float)):
@@ -49,75 +64,155 @@ def truncate_for_logging(data, max_length: int = 200) -> str:
     return units[: max_length * 2].decode("utf-16-le", "surrogatepass") + "... (truncated)"
 
 
-def _issue(value, spec: dict) -> str | None:
-    """zod's first complaint about one field, or None."""
-    kind = spec.get("type")
-    if isinstance(kind, list):  # nullable: ["number", "null"]
-        kind = next((k for k in kind if k != "null"), None)
-    if "enum" in spec:
-        if value not in spec["enum"]:
-            return "Invalid option: expected one of " + "|".join(json.dumps(v, ensure_ascii=False) for v in spec["enum"])
-        return None
-    if kind == "string" and not isinstance(value, str):
-        return f"Invalid input: expected string, received {js_type_name(value)}"
-    if kind == "boolean" and not isinstance(value, bool):
-        return f"Invalid input: expected boolean, received {js_type_name(value)}"
-    if kind in ("number", "integer"):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-            return f"Invalid input: expected number, received {js_type_name(value)}"
-        if kind == "integer" and not float(value).is_integer():
-            return "Invalid input: expected int, received number"
-        if "minimum" in spec and value < spec["minimum"]:
-            return f"Too small: expected number to be >={_num(spec['minimum'])}"
-        if "maximum" in spec and value > spec["maximum"]:
-            return f"Too big: expected number to be <={_num(spec['maximum'])}"
-    return None
-
-
 def _num(x) -> str:
     return str(int(x)) if float(x).is_integer() else repr(x)
 
 
-def validate_input(tool, args) -> dict:
-    """The validated arguments (defaults applied, numbers as ints where integral), or the error object."""
+def _branches(spec: dict) -> tuple[list[dict], bool]:
+    """The non-null alternatives of a field's schema, and whether null is allowed."""
+    if "anyOf" in spec:
+        options = [o for o in spec["anyOf"] if o.get("type") != "null"]
+        return options, len(options) < len(spec["anyOf"])
+    kind = spec.get("type")
+    if isinstance(kind, list):
+        rest = [k for k in kind if k != "null"]
+        base = {k: v for k, v in spec.items() if k != "type"}
+        return [{**base, "type": rest[0] if len(rest) == 1 else rest}], len(rest) < len(kind)
+    return [spec], False
+
+
+def _issues(value, spec: dict) -> list[str]:
+    """zod's complaints about one present value (None is JSON null)."""
+    options, nullable = _branches(spec)
+    if value is None and nullable:
+        return []
+    if len(options) > 1:  # z.union: one bare issue when no option accepts the value
+        return [] if any(not _issues(value, o) for o in options) else ["Invalid input"]
+    option = options[0]
+    if "enum" in option:
+        if value not in option["enum"] or isinstance(value, bool) != isinstance(option["enum"][0], bool):
+            return ["Invalid option: expected one of " + "|".join(json.dumps(v, ensure_ascii=False)
+                                                                for v in option["enum"])]
+        return []
+    kind = option.get("type")
+    if kind == "string":
+        return [] if isinstance(value, str) else [f"Invalid input: expected string, received {js_type_name(value)}"]
+    if kind == "boolean":
+        return [] if isinstance(value, bool) else [f"Invalid input: expected boolean, received {js_type_name(value)}"]
+    if kind == "array":
+        if not isinstance(value, list):
+            return [f"Invalid input: expected array, received {js_type_name(value)}"]
+        items = option.get("items")
+        return [] if not items or all(not _issues(v, items) for v in value) else ["Invalid input"]
+    if kind in ("number", "integer"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+            return [f"Invalid input: expected number, received {js_type_name(value)}"]
+        out = []
+        low, high = option.get("minimum"), option.get("maximum")
+        if kind == "integer":
+            if not float(value).is_integer():
+                return ["Invalid input: expected int, received number"]  # aborts: no range issues
+            if value > MAX_SAFE_INTEGER:
+                out.append(f"Too big: expected int to be <={MAX_SAFE_INTEGER}")
+            elif value < -MAX_SAFE_INTEGER:
+                out.append(f"Too small: expected int to be >=-{MAX_SAFE_INTEGER}")
+            low = None if low == -MAX_SAFE_INTEGER else low
+            high = None if high == MAX_SAFE_INTEGER else high
+        if low is not None and value < low:
+            out.append(f"Too small: expected number to be >={_num(low)}")
+        if high is not None and value > high:
+            out.append(f"Too big: expected number to be <={_num(high)}")
+        return out
+    return []
+
+
+def _expected(spec: dict) -> str:
+    options, _ = _branches(spec)
+    if len(options) > 1:
+        return ""
+    option = options[0]
+    if "enum" in option and "type" not in option:
+        return "string"
+    return {"integer": "number"}.get(option.get("type"), option.get("type") or "unknown")
+
+
+def _coerce_numeric(value):
+    """coerceNumericString: a trimmed decimal string becomes Number(string)."""
+    if isinstance(value, str) and NUMERIC_STRING.match(value.strip()):
+        text = value.strip()
+        return float(text) if "." in text else int(text)
+    return value
+
+
+def _safe_parse(tool, data: dict) -> tuple[list[tuple[str, str]], dict]:
+    """One zod safeParse of the input object: (issues in field order, the parsed data)."""
     schema = tool.input_schema
-    provided = {} if args is None else args
-    data = {k: v for k, v in provided.items() if v is not None}
-    for key in getattr(tool, "coerce_numeric", ()):  # z.preprocess(coerceNumericString) fields
-        value = data.get(key)
-        if isinstance(value, str) and NUMERIC_STRING.match(value.strip()):
-            data[key] = float(value.strip()) if "." in value else int(value.strip())
+    coerce = set(getattr(tool, "coerce_numeric", ()))
     issues: list[tuple[str, str]] = []
     out = {}
     for key, spec in schema.get("properties", {}).items():
         if key not in data:
             if key in schema.get("required", []):
-                issues.append((key, f"Invalid input: expected {_expected(spec)}, received undefined"))
+                options, _ = _branches(spec)
+                if len(options) > 1:
+                    issues.append((key, "Invalid input"))
+                else:
+                    issues.append((key, f"Invalid input: expected {_expected(spec)}, received undefined"))
             elif "default" in spec:
                 out[key] = spec["default"]
             continue
-        problem = _issue(data[key], spec)
-        if problem:
-            issues.append((key, problem))
-        else:
-            value = data[key]
-            out[key] = int(value) if isinstance(value, float) and value.is_integer() and spec.get("type") == "integer" else value
-    if issues:
-        lines = "\n".join(f"- {k}: {m}" for k, m in issues)
-        fields = {}
-        for k, m in issues:
-            fields.setdefault(k, {"errors": [], "fields": {}})["errors"].append(m)
+        value = _coerce_numeric(data[key]) if key in coerce else data[key]
+        problems = _issues(value, spec)
+        issues += [(key, p) for p in problems]
+        if not problems and value is not None:
+            if isinstance(value, float) and value.is_integer():
+                options, _ = _branches(spec)
+                if any(o.get("type") == "integer" for o in options):
+                    value = int(value)
+            out[key] = value
+    return issues, out
+
+
+def _format_error(tool, issues: list[tuple[str, str]], provided) -> dict:
+    lines = "\n".join(f"- {k}: {m}" for k, m in issues)
+    fields: dict = {}
+    for k, m in issues:
+        fields.setdefault(k, {"errors": [], "fields": {}})["errors"].append(m)
+    return {"error": True,
+            "message": (f"Tool input validation failed for {tool.id}. Please fix the following errors and try "
+                        f"again:\n{lines}\n\nProvided arguments: {truncate_for_logging(provided)}"),
+            "validationErrors": {"errors": [], "fields": fields}}
+
+
+def validate_input(tool, args) -> dict:
+    """The validated arguments (defaults applied, unknown keys and nulls dropped), or the error object."""
+    provided = args
+    data = {} if args is None else args
+    if not isinstance(data, dict):
+        kind = js_type_name(data)
         return {"error": True,
                 "message": (f"Tool input validation failed for {tool.id}. Please fix the following errors and try "
-                            f"again:\n{lines}\n\nProvided arguments: {truncate_for_logging(provided)}"),
-                "validationErrors": {"errors": [], "fields": fields}}
-    return out
+                            f"again:\n- root: Invalid input: expected object, received {kind}\n\n"
+                            f"Provided arguments: {truncate_for_logging(provided)}"),
+                "validationErrors": {"errors": [f"Invalid input: expected object, received {kind}"], "fields": {}}}
+    issues, out = _safe_parse(tool, data)
+    if not issues:
+        return out
+    failing_nulls = {k for k, _ in issues if data.get(k, _ABSENT) is None}
+    if failing_nulls:
+        stripped = {k: v for k, v in data.items() if not (v is None and k in failing_nulls)}
+    else:
+        stripped = {k: _strip_nulls(v) for k, v in data.items() if v is not None}
+    retry_issues, retry_out = _safe_parse(tool, stripped)
+    if not retry_issues:
+        return retry_out
+    return _format_error(tool, issues, provided)
 
 
-def _expected(spec: dict) -> str:
-    kind = spec.get("type")
-    if isinstance(kind, list):
-        kind = next((k for k in kind if k != "null"), "unknown")
-    if "enum" in spec and kind is None:
-        return "string"
-    return {"integer": "number"}.get(kind, kind or "unknown")
+def _strip_nulls(value):
+    """stripNullishValues: null properties leave objects (recursively); null array items stay."""
+    if isinstance(value, dict):
+        return {k: _strip_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [None if v is None else _strip_nulls(v) for v in value]
+    return value

@@ -56,7 +56,11 @@ def create_workspace_tools(workspace, request_context: dict | None = None) -> di
             raise JsError(
                 f'Duplicate workspace tool name "{name}": tool "{slot.tool.id}" conflicts with an already-registered '
                 'tool. Check your tools config for duplicate "name" values.')
-        tools[name] = BoundTool(name, slot, workspace, tracker, lock, request_context or {})
+        # resolveToolConfig: what the wrappers bind at build time (setToolsConfig waits for the next build)
+        settings = {"hooks": config.get("hooks"),
+                    "requireApproval": workspace.tool_setting(slot.tool.id, "requireApproval", False),
+                    "requireReadBeforeWrite": workspace.tool_config(slot.tool.id).get("requireReadBeforeWrite")}
+        tools[name] = BoundTool(name, slot, workspace, tracker, lock, request_context or {}, settings)
     return tools
 
 
@@ -64,8 +68,9 @@ class BoundTool:
     """A tool bound to its workspace under its exposed name: what an agent would call."""
 
     def __init__(self, name: str, slot: Slot, workspace, tracker: ReadTracker, lock: WriteLock,
-                 request_context: dict):
+                 request_context: dict, settings: dict | None = None):
         self.request_context = request_context
+        self.settings = settings or {}
         self.name = name
         self.slot = slot
         self.tool = slot.tool
@@ -84,12 +89,12 @@ class BoundTool:
     @property
     def require_approval(self) -> bool:
         # A function is evaluated when the agent loop executes; the tool is marked as needing approval.
-        value = self.workspace.tool_setting(self.tool.id, "requireApproval", False)
+        value = self.settings.get("requireApproval", False)
         return True if callable(value) else value is True
 
     def execute(self, args: dict):
         if self.slot.write_lock:
-            path = (args or {}).get("path")
+            path = args.get("path") if isinstance(args, dict) else None
             if not path and not isinstance(path, (list, dict)):  # JS truthiness: [] and {} are present
                 raise JsError("wrapWithWriteLock: input.path is required")
             return self.lock.run(path, lambda: self._hooked(args))
@@ -97,7 +102,7 @@ class BoundTool:
 
     def _hooked(self, args: dict):
         """beforeToolCall may skip the call with its own output; afterToolCall sees output or error."""
-        hooks = (self.workspace.tools_config or {}).get("hooks") or {}
+        hooks = self.settings.get("hooks") or {}
         before, after = hooks.get("beforeToolCall"), hooks.get("afterToolCall")
         context = {"toolName": self.name, "workspaceToolName": self.tool.id, "input": args,
                    "context": {"requestContext": self.request_context}}
@@ -116,13 +121,14 @@ class BoundTool:
         return output
 
     def _tracked(self, args: dict):
+        self.workspace.touch()  # resolveEffectiveWorkspace: lastAccessedAt = new Date()
         mode = self.slot.tracker
         fs = self.workspace.filesystem
         ctx = ToolContext(self.workspace)
         if mode is None or fs is None:
             return self._validated(args, ctx)
         scope = read_scope(fs)
-        path = (args or {}).get("path")
+        path = args.get("path") if isinstance(args, dict) else None
         if mode == "write":
             record = self.tracker.get(path) if isinstance(path, str) else None
             if record and record.scope == scope:
@@ -130,7 +136,7 @@ class BoundTool:
             try:
                 stat = fs.stat(path)
                 from ..host_functions import resolve_dynamic
-                policy = self.workspace.tool_config(self.tool.id).get("requireReadBeforeWrite")
+                policy = self.settings.get("requireReadBeforeWrite")
                 if policy is not None and resolve_dynamic(policy, {"args": args, "requestContext": self.request_context,
                                                                    "workspace": self.workspace}, True):
                     reason = self.tracker.needs_reread(path, stat.modifiedAt, scope)
