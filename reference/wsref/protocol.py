@@ -103,7 +103,8 @@ class Session:
         self.hook_log: list[dict] = []
         self.request_context = dict(workspace.get("requestContext") or {})
         tools_config = with_host_functions(workspace.get("tools"), self.hook_log)
-        self.workspace = Workspace(filesystem=filesystem, sandbox=sandbox, tools=tools_config)
+        self.workspace = Workspace(filesystem=filesystem, sandbox=sandbox, tools=tools_config,
+                                   id=workspace.get("id"), name=workspace.get("name"))
         self.home = home
         self._tools = None
 

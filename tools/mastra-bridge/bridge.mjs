@@ -304,6 +304,8 @@ async function opOpen(params) {
     if (filesystem) config.filesystem = filesystem;
     if (sandbox) config.sandbox = sandbox;
     if (ws.tools) config.tools = withHostFunctions(ws.tools, pending);
+    if (typeof ws.id === 'string') config.id = ws.id;
+    if (typeof ws.name === 'string') config.name = ws.name;
     workspace = new Workspace(config);
     pending.workspace = workspace;
     // One tool set per session: like one agent run, the read tracker and write lock are shared by
