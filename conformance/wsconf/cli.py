@@ -253,6 +253,16 @@ def cmd_compare(args) -> int:
     return compare(args.a, args.b, (lambda c: c.tool in tools) if tools else None)
 
 
+def cmd_snapshots(args) -> int:
+    import pytest
+    if args.update and args.adapter not in ("reference", "wsref"):
+        print("snapshots are generated from the reference only; drop --update or use --adapter reference",
+              file=sys.stderr)
+        return 2
+    argv = ["--pyargs", "wsconf.snapshots", "-p", "no:cacheprovider", "-q", "--wsconf-adapter", args.adapter]
+    return int(pytest.main(argv + (["--snapshot-update"] if args.update else [])))
+
+
 def cmd_smoke(args) -> int:
     from .smoke import smoke
     return smoke(args.adapter, args.timeout)
@@ -304,6 +314,12 @@ def build_parser() -> argparse.ArgumentParser:
     props.add_argument("--timeout", type=float, default=30.0)
     props.add_argument("pytest_args", nargs="*")
     props.set_defaults(func=cmd_properties)
+
+    snaps = sub.add_parser("snapshots", help="check an implementation against the committed snapshots (fixtures/repo)")
+    snaps.add_argument("--adapter", default="reference")
+    snaps.add_argument("--update", action="store_true",
+                       help="regenerate from the reference (only when the spec changed; review the diff)")
+    snaps.set_defaults(func=cmd_snapshots)
 
     cmp_ = sub.add_parser("compare", help="run two implementations over the spec and list every case whose outputs differ")
     cmp_.add_argument("a")

@@ -1,0 +1,50 @@
+"""Fixtures for the snapshot tests: the adapter, a workspace holding fixtures/repo, and the
+one-plain-text-file-per-snapshot extension (diff-friendly in review)."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+
+from ..adapters.base import load_adapter
+from ..tree import make_tree
+
+REPO_FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "repo"
+
+
+class TextSnapshot(SingleFileSnapshotExtension):
+    """One UTF-8 .txt file per snapshot, holding the exact output with the root made portable."""
+
+    _write_mode = WriteMode.TEXT
+    file_extension = "txt"
+
+    def serialize(self, data, **kwargs):
+        return data
+
+
+@pytest.fixture
+def snapshot_text(snapshot):
+    return snapshot.use_extension(TextSnapshot)
+
+
+@pytest.fixture(scope="session")
+def adapter(request):
+    a = load_adapter(request.config.getoption("wsconf_adapter"), request.config.getoption("wsconf_timeout"))
+    yield a
+    a.close()
+
+
+@pytest.fixture
+def repo_workspace(adapter):
+    """An open session on a fresh copy of fixtures/repo; yields (session, root)."""
+    tree = make_tree("wsconf-snap-")
+    shutil.rmtree(tree.root)
+    shutil.copytree(REPO_FIXTURE, tree.root)
+    session = adapter.open(str(tree.root), str(tree.outside), str(tree.home), {"sandbox": {}})
+    try:
+        yield session, str(tree.root)
+    finally:
+        session.close()
+        tree.remove()
