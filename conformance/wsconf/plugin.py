@@ -46,6 +46,7 @@ class WsconfState:
         self.spec = None
         self._adapter = None
         self.adapter_error = None
+        self._expected = None
         self.results: list[dict] = []
 
     def load(self, spec_root: Path):
@@ -68,7 +69,9 @@ class WsconfState:
     def expected_failures(self) -> dict[str, str]:
         if self.config.getoption("wsconf_no_expectations"):
             return {}
-        return expectations.load(self.adapter.name, self.config.getoption("wsconf_expectations"))
+        if self._expected is None:  # read once per process, not once per case
+            self._expected = expectations.load(self.adapter.name, self.config.getoption("wsconf_expectations"))
+        return self._expected
 
     def close(self):
         if self._adapter is not None:
