@@ -14,7 +14,7 @@ import pytest
 
 from . import expectations
 from .adapters.base import AdapterFault, load_adapter
-from .render import visible
+from .render import surrogates_escaped, visible
 from .runner import ERROR, FAILED, PASSED, UNSUPPORTED, run_case
 from .spec import load_spec
 
@@ -207,7 +207,9 @@ class CaseItem(pytest.Item):
     def repr_failure(self, excinfo):
         if isinstance(excinfo.value, CaseFailure):
             claims = ", ".join(self.case.claims)
-            return f"{self.case.id} ({self.case.file}:{self.case.line}) checks {claims}\n{excinfo.value}"
+            # A lone surrogate (half an emoji) cannot be encoded for the terminal or an xdist worker.
+            return surrogates_escaped(f"{self.case.id} ({self.case.file}:{self.case.line}) checks {claims}\n"
+                                      f"{excinfo.value}")
         return super().repr_failure(excinfo)
 
     def reportinfo(self):

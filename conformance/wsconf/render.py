@@ -7,6 +7,11 @@ import json
 TAB, CR, SPACE, NO_EOL = "→\t", "␍", "·", "⏎̸ (no final newline)"
 
 
+def surrogates_escaped(text: str) -> str:
+    """Lone surrogates written as \\udXXX, so the text can be printed and sent between processes."""
+    return "".join(f"\\u{ord(c):04x}" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+
+
 def visible(text: str) -> str:
     lines = text.split("\n")
     out = []

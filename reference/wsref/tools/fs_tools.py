@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 
-def slots():
+def slots(options: dict | None = None):
+    """options: createWorkspaceTools' third argument, e.g. {"grep": {"strict": True}}."""
     from . import Slot
     from .delete import TOOL as delete
     from .edit_file import TOOL as edit_file
     from .file_stat import TOOL as file_stat
-    from .grep import TOOL as grep
+    from .grep import TOOL as default_grep
+    from .grep import create_grep_tool
     from .list_files import TOOL as list_files
     from .mkdir import TOOL as mkdir
     from .write_file import TOOL as write_file
@@ -19,7 +21,7 @@ def slots():
         Slot(delete, needs_write=True, write_lock=True),
         Slot(file_stat),
         Slot(mkdir, needs_write=True),
-        Slot(grep),
+        Slot(create_grep_tool(**(options or {}).get("grep", {})) if (options or {}).get("grep") else default_grep),
     ]
     from . import ast_edit
     if ast_edit.engine_available():

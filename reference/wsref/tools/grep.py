@@ -1,11 +1,325 @@
-"""mastra_workspace_grep (not yet implemented in the reference: it raises until it lands)."""
+"""mastra_workspace_grep: a regex search over the workspace's text files.
+
+As @mastra/core 1.71.0 does it (tools/grep.ts) for a filesystem without native grep (the
+LocalFilesystem): the pattern is a JavaScript RegExp with `g` (`gi` when case-insensitive), see
+jsregex; the path is a file, a directory or a glob (static base + picomatch filter); the walk
+reads each directory breadth first, skips hidden entries, `.git`, symlinked directories and what
+the root `.gitignore` ignores, keeps files with a text extension, then reads the files eight at a
+time and tests every line once (split on \\n only). Rows are `<path>:<line>:<column>: <text>`, both
+1-based, the column in UTF-16 code units, the text cut to 500 units; context rows are
+`<path>:<line>- <text>`, hunks separated by `--`. The summary goes first; read failures are
+counted in it rather than thrown, unless the tool was built with strict=True.
+"""
 from __future__ import annotations
 
-from .base import Tool
+import math
+import os
+import re
+
+from .. import nodepath
+from ..errors import FileNotFoundError_, DirectoryNotFoundError
+from ..gitignore import load_gitignore
+from ..globs import create_glob_matcher
+from ..jsregex import JSRegExpSyntaxError, compile_js, from_units, to_units
+from ..output import apply_token_limit
+from .base import Tool, ToolContext
+
+GREP = "mastra_workspace_grep"
+CONCURRENCY = 8
+MAX_PATTERN_LENGTH = 1000
+MAX_LINE_LENGTH = 500
+GLOBAL_CAP = 1000
+
+DESCRIPTION = """Search file contents using a regex pattern. Walks the filesystem and returns matching lines with file paths and line numbers.
+
+Usage:
+- Basic search: { pattern: "TODO" }
+- Regex: { pattern: "function\\s+\\w+\\(" }
+- Multiple terms: { pattern: "TODO|FIXME|HACK" }
+- Case-insensitive: { pattern: "error", caseSensitive: false }
+- Search in directory: { pattern: "import", path: "./src" }
+- Filter by glob: { pattern: "import", path: "**/*.ts" }
+- Combined path + glob: { pattern: "import", path: "src/**/*.ts" }
+- Multiple file types: { pattern: "import", path: "**/*.{ts,tsx,js}" }
+- Multiple directories: { pattern: "TODO", path: "{src,lib}/**/*.ts" }
+- With context: { pattern: "function", contextLines: 2 }"""
+
+INPUT_SCHEMA = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "type": "object",
+    "properties": {
+        "pattern": {"type": "string", "description": "Regex pattern to search for"},
+        "path": {"type": "string", "default": ".", "description": (
+            'File, directory, or glob pattern to search within (default: "."). '
+            "A plain path searches that file or directory. "
+            'A glob pattern (e.g., "**/*.ts", "src/**/*.test.ts") filters which files to search.')},
+        "contextLines": {"type": "number", "default": 0, "description": (
+            "Number of lines of context to include before and after each match (default: 0)")},
+        "maxCount": {"type": "number", "description": (
+            "Maximum matches per file. Moves on to the next file after this many matches. "
+            "Similar to grep -m flag.")},
+        "caseSensitive": {"type": "boolean", "default": True,
+                          "description": "Whether the search is case-sensitive (default: true)"},
+        "includeHidden": {"type": "boolean", "default": False, "description": (
+            'Include hidden files and directories (names starting with ".") in the search (default: false)')},
+    },
+    "required": ["pattern"],
+    "additionalProperties": False,
+}
+
+# fs-utils.ts TEXT_EXTENSIONS: the files grep reads (by extension, lower-cased).
+TEXT_EXTENSIONS = frozenset(
+    ".md .txt .json .yaml .yml .js .mjs .ts .tsx .jsx .py .rb .go .rs .java .c .cpp .h .hpp .sh .bash "
+    ".zsh .html .htm .css .xml .toml .ini .env .csv .sql .graphql .gql .vue .svg .mdx .scss .sass .less "
+    ".svelte .php .swift .kt .kts .dart .lua .r .tf .tfvars .sas .log .jsonl".split()
+)
+
+_GLOB_CHARS = re.compile(r"[*?{}\[\]]")
 
 
-def execute(args, ctx):
-    raise NotImplementedError("mastra_workspace_grep is not implemented in wsref yet")
+def is_text_file(filename: str) -> bool:
+    return nodepath.extname(filename).lower() in TEXT_EXTENSIONS
 
 
-TOOL = Tool("mastra_workspace_grep", "", {"type": "object", "properties": {}, "additionalProperties": True}, execute)
+def is_glob_pattern(value: str) -> bool:
+    return _GLOB_CHARS.search(value) is not None
+
+
+def extract_glob_base(pattern: str) -> str:
+    """glob.ts extractGlobBase: the directory before the first glob character ('.' if none)."""
+    m = _GLOB_CHARS.search(pattern)
+    if m is None:
+        return pattern
+    prefix = pattern[:m.start()]
+    last_slash = prefix.rfind("/")
+    if last_slash <= 0:
+        return "."
+    return prefix[:last_slash]
+
+
+def _utf16_length(text: str) -> int:
+    return len(text) + sum(1 for c in text if ord(c) > 0xFFFF)
+
+
+def _code(exc: BaseException):
+    if isinstance(exc, (FileNotFoundError_, DirectoryNotFoundError)):
+        return "ENOENT"
+    return getattr(exc, "code", None)
+
+
+def _join(directory: str, name: str) -> str:
+    return f"{directory}{name}" if directory.endswith("/") else f"{directory}/{name}"
+
+
+def _strip_dot_slash(path: str) -> str:
+    return path[2:] if path.startswith("./") else path
+
+
+def _sorted_entries(entries: list[dict]) -> list[dict]:
+    """Node's fs.readdir order: libuv's scandir sorts names with strcmp (their bytes)."""
+    return sorted(entries, key=lambda e: os.fsencode(e["name"]))
+
+
+def create_grep_tool(strict: bool = False) -> Tool:
+    """createGrepTool({strict}): strict makes any read failure throw instead of being counted."""
+
+    def execute(args: dict, ctx: ToolContext):
+        fs = ctx.workspace.require_filesystem()
+        pattern: str = args["pattern"]
+        input_path: str = args.get("path", ".")
+        context_lines = args.get("contextLines", 0)
+        max_count = args.get("maxCount")
+        case_sensitive = args.get("caseSensitive", True)
+        include_hidden = args.get("includeHidden", False)
+
+        provider_is_text = getattr(fs, "is_text_file", None)
+        is_text = provider_is_text if callable(provider_is_text) else is_text_file
+        skipped_extension = 0
+        skipped_read_error = 0
+        target_not_found = False
+
+        length = _utf16_length(pattern)
+        if length > MAX_PATTERN_LENGTH:
+            return f"Error: Pattern too long ({length} chars, max {MAX_PATTERN_LENGTH}). Use a shorter pattern."
+        try:
+            regex = compile_js(pattern, "g" if case_sensitive else "gi")
+        except JSRegExpSyntaxError as exc:
+            return f"Error: Invalid regex pattern: {exc.message}"
+
+        glob_matcher = None
+        if is_glob_pattern(input_path):
+            search_path = extract_glob_base(input_path)
+            glob_matcher = create_glob_matcher(input_path, dot=include_hidden)
+        else:
+            search_path = input_path
+
+        raw_ignore = load_gitignore(fs)
+        search_normalized = _strip_dot_slash(search_path)
+        search_normalized = search_normalized[:-1] if search_normalized.endswith("/") else search_normalized
+        target_ignored = bool(raw_ignore) and bool(search_normalized) and raw_ignore(search_normalized + "/")
+        ignore = None if target_ignored else raw_ignore
+
+        normalized_context = max(0, math.floor(context_lines))
+
+        file_paths: list[str] = []
+        normalized_search = search_path[:-1] if search_path.endswith("/") else search_path
+        if not (normalized_search == ".git" or normalized_search.endswith("/.git")):
+            try:
+                stat = fs.stat(search_path)
+                if stat.type == "file":
+                    if is_text(search_path):
+                        file_paths = [search_path]
+                    else:
+                        skipped_extension += 1
+                else:
+                    entries_by_dir: dict[str, list[dict]] = {}
+                    frontier = [search_path]
+                    while frontier:
+                        listings = []
+                        for directory in frontier:
+                            try:
+                                listings.append(_sorted_entries(fs.readdir(directory)))
+                            except Exception:
+                                if strict:
+                                    raise
+                                skipped_read_error += 1
+                                listings.append([])
+                        next_frontier = []
+                        for directory, entries in zip(frontier, listings):
+                            entries_by_dir[directory] = entries
+                            for entry in entries:
+                                if entry["type"] != "directory" or entry.get("isSymlink") or entry["name"] == ".git":
+                                    continue
+                                if not include_hidden and entry["name"].startswith("."):
+                                    continue
+                                full = _join(directory, entry["name"])
+                                if ignore and ignore(f"{_strip_dot_slash(full)}/"):
+                                    continue
+                                next_frontier.append(full)
+                        frontier = next_frontier
+
+                    def collect(directory: str) -> list[str]:
+                        files: list[str] = []
+                        for entry in entries_by_dir.get(directory, []):
+                            name, kind = entry["name"], entry["type"]
+                            if kind == "directory" and name == ".git":
+                                continue
+                            if not include_hidden and name.startswith("."):
+                                continue
+                            full = _join(directory, name)
+                            if ignore:
+                                relative = _strip_dot_slash(full)
+                                if ignore(f"{relative}/" if kind == "directory" else relative):
+                                    continue
+                            if kind == "file":
+                                if glob_matcher and not glob_matcher(full):
+                                    continue
+                                if not is_text(name):
+                                    continue
+                                files.append(full)
+                            elif kind == "directory" and not entry.get("isSymlink"):
+                                files.extend(collect(full))
+                        return files
+
+                    file_paths = collect(search_path)
+            except Exception as exc:
+                if strict:
+                    raise
+                if _code(exc) in ("ENOENT", "ENOTDIR"):
+                    target_not_found = True
+                else:
+                    skipped_read_error += 1
+                file_paths = []
+
+        rows: list[str] = []
+        files_with_matches: set[str] = set()
+        total = 0
+        truncated = False
+        emitted_hunk = False
+
+        def emit_file(path: str, matches: list[tuple[int, int]], lines: list[str]) -> None:
+            nonlocal emitted_hunk
+
+            def cut(units: str) -> str:
+                if len(units) > MAX_LINE_LENGTH:
+                    return from_units(units[:MAX_LINE_LENGTH]) + "..."
+                return from_units(units)
+
+            if normalized_context > 0:
+                hunks: list[list] = []  # [start, end, {line index: column index}]
+                for line_index, column in matches:
+                    start = max(0, line_index - normalized_context)
+                    end = line_index + normalized_context
+                    if hunks and start <= hunks[-1][1] + 1:
+                        hunks[-1][1] = max(hunks[-1][1], end)
+                        hunks[-1][2][line_index] = column
+                    else:
+                        hunks.append([start, end, {line_index: column}])
+                for start, end, by_line in hunks:
+                    if emitted_hunk:
+                        rows.append("--")
+                    emitted_hunk = True
+                    for i in range(start, min(end, len(lines) - 1) + 1):
+                        column = by_line.get(i)
+                        if column is not None:
+                            rows.append(f"{path}:{i + 1}:{column + 1}: {cut(lines[i])}")
+                        else:
+                            rows.append(f"{path}:{i + 1}- {from_units(lines[i])}")
+            else:
+                for line_index, column in matches:
+                    rows.append(f"{path}:{line_index + 1}:{column + 1}: {cut(lines[line_index])}")
+
+        for batch_start in range(0, len(file_paths), CONCURRENCY):
+            if truncated:
+                break
+            batch = file_paths[batch_start:batch_start + CONCURRENCY]
+            contents: list[str | None] = []
+            for path in batch:
+                try:
+                    raw = fs.read_file(path, "utf-8")
+                    contents.append(raw if isinstance(raw, str) else None)
+                except Exception:
+                    if strict:
+                        raise
+                    skipped_read_error += 1
+                    contents.append(None)
+            for path, content in zip(batch, contents):
+                if truncated:
+                    break
+                if content is None:
+                    continue
+                lines = to_units(content).split("\n")
+                file_count = 0
+                matches: list[tuple[int, int]] = []
+                for i, line in enumerate(lines):
+                    column = regex.search(line)
+                    if column is None:
+                        continue
+                    files_with_matches.add(path)
+                    matches.append((i, column))
+                    total += 1
+                    file_count += 1
+                    if max_count is not None and file_count >= max_count:
+                        break
+                    if total >= GLOBAL_CAP:
+                        truncated = True
+                        break
+                emit_file(path, matches, lines)
+
+        parts = [f"{total} match{'es' if total != 1 else ''}",
+                 f"across {len(files_with_matches)} file{'s' if len(files_with_matches) != 1 else ''}"]
+        if truncated:
+            parts.append(f"(truncated at {GLOBAL_CAP})")
+        if skipped_extension > 0:
+            parts.append(f"({skipped_extension} file{'s' if skipped_extension != 1 else ''} skipped: unsupported extension)")
+        if target_not_found:
+            parts.append("(target path not found: nothing searched)")
+        if skipped_read_error > 0:
+            parts.append(f"({skipped_read_error} path{'s' if skipped_read_error != 1 else ''} skipped: read error)")
+        output = "\n".join([" ".join(parts), "---", *rows])
+        return apply_token_limit(output, ctx.workspace.tool_config(GREP).get("maxOutputTokens"), keep="start")
+
+    return Tool(GREP, DESCRIPTION, INPUT_SCHEMA, execute)
+
+
+TOOL = create_grep_tool()
