@@ -150,3 +150,14 @@ def js_name(exc: BaseException) -> str:
     if isinstance(exc, (WorkspaceError, FilesystemError)):
         return type(exc).__name__
     return "Error"  # anything else surfaces upstream as a plain Error
+
+
+class SearchNotAvailableError(WorkspaceError):
+    def __init__(self):
+        super().__init__("Workspace does not have search configured (enable bm25 or provide vectorStore + embedder)",
+                         "NO_SEARCH")
+
+
+class WorkspaceNotReadyError(WorkspaceError):
+    def __init__(self, status: str):
+        super().__init__(f"Workspace is not ready (status: {status})", "NOT_READY")

@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 
 from . import nodepath
 from .errors import (DirectoryNotEmptyError, DirectoryNotFoundError, FileExistsError_,
-                     FileNotFoundError_, IsDirectoryError, NodeSystemError, NotDirectoryError,
+                     FileNotFoundError_, JsTypeError, IsDirectoryError, NodeSystemError, NotDirectoryError,
                      PermissionError_, StaleFileError, WorkspaceReadOnlyError)
 from .mime import mime_type
 
@@ -89,25 +89,46 @@ class LocalFilesystem:
     # -- lifecycle --------------------------------------------------------------------------
 
     def init(self) -> None:
+        """MastraFilesystem._init(): the provider hook wrapped in status tracking."""
         if self.status == "ready":
             return
         self.status = "initializing"
-        os.makedirs(self.basePath, exist_ok=True)
+        self.error = None
+        try:
+            self.init_hook()
+        except Exception as exc:
+            self.status = "error"
+            self.error = getattr(exc, "message", None) or str(exc)
+            raise
         self.status = "ready"
+
+    def init_hook(self) -> None:
+        """LocalFilesystem.init(), the provider's own hook: create basePath; status is not touched."""
+        _mkdirs(self.basePath)
 
     def ensure_ready(self) -> None:
         if self.status != "ready":
-            self.init()
+            self.init()  # a failing init raises; nothing else leaves the status short of ready here
 
     def destroy(self) -> None:
-        self.status = "destroyed"  # LocalFilesystem never deletes files on destroy
+        """MastraFilesystem._destroy(): status tracking around the (no-op) provider hook."""
+        if self.status == "destroyed":
+            return
+        self.status = "destroying" if self.status != "pending" else self.status
+        self.destroy_hook()
+        self.status = "destroyed"
+
+    def destroy_hook(self) -> None:
+        """LocalFilesystem.destroy(): nothing; the files stay on disk and status is not touched."""
 
     def get_info(self) -> dict:
+        """FilesystemInfo; an undefined property (readOnly, error) is left out."""
         metadata = {"basePath": self.basePath, "contained": self.contained}
         if self.allowedPaths:
             metadata["allowedPaths"] = list(self.allowedPaths)
-        return {"id": self.id, "name": self.name, "provider": self.provider, "readOnly": self.readOnly,
+        info = {"id": self.id, "name": self.name, "provider": self.provider, "readOnly": self.readOnly,
                 "status": self.status, "error": self.error, "metadata": metadata}
+        return {k: v for k, v in info.items() if v is not None}
 
     def get_instructions(self) -> str:
         if self.instructions is not None:
@@ -245,6 +266,25 @@ class LocalFilesystem:
         del st
         return decode(data, encoding) if encoding else data
 
+    def open_read(self, input_path: str):
+        """read_file's checks and errors, then the file open for binary reading instead of its bytes:
+        lets read_file's tool take a line window of a large file without holding all of it."""
+        absolute = self._checked(input_path)
+        try:
+            os.stat(absolute)
+        except FileNotFoundError:
+            raise FileNotFoundError_(input_path) from None
+        except OSError as exc:
+            raise NodeSystemError(_errcode(exc), "stat", absolute) from None
+        if os.path.isdir(absolute):
+            raise IsDirectoryError(input_path)
+        try:
+            return open(absolute, "rb")
+        except FileNotFoundError:
+            raise FileNotFoundError_(input_path) from None
+        except OSError as exc:
+            raise NodeSystemError(_errcode(exc), "open", absolute) from None
+
     def stat(self, input_path: str) -> FileStat:
         absolute = self._checked(input_path)
         try:
@@ -331,20 +371,27 @@ class LocalFilesystem:
         self._assert_contained(absolute)
         parent = nodepath.dirname(absolute)
         if recursive is False:
-            if not os.path.exists(parent):
-                raise DirectoryNotFoundError(nodepath.dirname(input_path))
-            if not os.path.isdir(parent):
+            try:
+                parent_is_dir = stat_mod.S_ISDIR(os.stat(parent).st_mode)
+            except FileNotFoundError:
+                raise DirectoryNotFoundError(nodepath.dirname(input_path)) from None
+            except OSError as exc:
+                raise NodeSystemError(_errcode(exc), "stat", parent) from None
+            if not parent_is_dir:
                 raise NotDirectoryError(nodepath.dirname(input_path))
         else:
             _mkdirs(parent)
         if expectedMtime is not None:
+            # Optimistic concurrency: compare with the file's mtime as a Date (whole milliseconds).
             try:
                 actual = js_date(os.stat(absolute).st_mtime_ns)
-                if actual != expectedMtime:
-                    raise StaleFileError(input_path, f"File was modified externally: {input_path} "
-                                         f"(expected mtime {iso(expectedMtime)}, actual {iso(actual)})")
             except FileNotFoundError:
-                pass
+                actual = None  # the file does not exist yet: no conflict possible
+            except OSError as exc:
+                raise NodeSystemError(_errcode(exc), "stat", absolute) from None
+            if actual is not None and actual != expectedMtime:
+                raise StaleFileError(input_path, f"File was modified externally: {input_path} "
+                                     f"(expected mtime {iso(expectedMtime)}, actual {iso(actual)})")
         data = content if isinstance(content, (bytes, bytearray)) else js_utf8(content)
         flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if overwrite is False else os.O_TRUNC)
         try:
@@ -365,7 +412,11 @@ class LocalFilesystem:
         self._assert_contained(absolute)
         _mkdirs(nodepath.dirname(absolute))
         data = content if isinstance(content, (bytes, bytearray)) else js_utf8(content)
-        with open(absolute, "ab") as fh:
+        try:
+            fd = os.open(absolute, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
+        except OSError as exc:
+            raise NodeSystemError(_errcode(exc), "open", absolute) from None
+        with os.fdopen(fd, "ab") as fh:
             fh.write(data)
 
     def delete_file(self, input_path: str, force: bool = False) -> None:
@@ -437,33 +488,125 @@ class LocalFilesystem:
         src_abs, dest_abs = self.resolve_path(src), self.resolve_path(dest)
         self._assert_contained(src_abs)
         self._assert_contained(dest_abs)
-        if not os.path.exists(src_abs):
-            raise FileNotFoundError_(src)
-        if os.path.isdir(src_abs):
-            if not recursive:
-                raise IsDirectoryError(src)
-            shutil.copytree(src_abs, dest_abs, dirs_exist_ok=True)
-            return
-        _mkdirs(nodepath.dirname(dest_abs))
-        if overwrite is False and os.path.lexists(dest_abs):
-            raise FileExistsError_(dest)
-        shutil.copyfile(src_abs, dest_abs)
+        try:
+            try:
+                is_dir = stat_mod.S_ISDIR(os.stat(src_abs).st_mode)
+            except OSError as exc:
+                raise NodeSystemError(_errcode(exc), "stat", src_abs) from None
+            if is_dir:
+                if not recursive:
+                    raise IsDirectoryError(src)
+                self._copy_directory(src_abs, dest_abs, overwrite)
+            else:
+                _mkdirs(nodepath.dirname(dest_abs))
+                try:
+                    _node_copyfile(src_abs, dest_abs, exclusive=overwrite is False)
+                except NodeSystemError as exc:
+                    if overwrite is False and exc.code == "EEXIST":
+                        raise FileExistsError_(dest) from None
+                    raise
+        except (IsDirectoryError, FileExistsError_):
+            raise
+        except Exception as exc:
+            # Anything carrying code ENOENT (Node's or a workspace error) becomes "File not found: <src>".
+            if getattr(exc, "code", None) == "ENOENT":
+                raise FileNotFoundError_(src) from None
+            raise
 
-    def move_file(self, src: str, dest: str, overwrite: bool | None = None) -> None:
+    def _copy_directory(self, src_abs: str, dest_abs: str, overwrite: bool | None) -> None:
+        """copyDirectory: entries in readdir order; a symlink is copied as the file it names;
+        with overwrite false an existing file is skipped silently."""
+        self.ensure_ready()
+        _mkdirs(dest_abs)
+        try:
+            names = sorted(os.listdir(src_abs), key=os.fsencode)
+        except OSError as exc:
+            raise NodeSystemError(_errcode(exc), "scandir", src_abs) from None
+        for name in names:
+            src_entry, dest_entry = nodepath.join(src_abs, name), nodepath.join(dest_abs, name)
+            self._assert_contained(src_entry)
+            self._assert_contained(dest_entry)
+            if os.path.isdir(src_entry) and not os.path.islink(src_entry):  # Dirent.isDirectory(): no follow
+                self._copy_directory(src_entry, dest_entry, overwrite)
+                continue
+            try:
+                _node_copyfile(src_entry, dest_entry, exclusive=overwrite is False)
+            except NodeSystemError as exc:
+                if overwrite is False and exc.code == "EEXIST":
+                    continue
+                raise
+
+    def move_file(self, src: str, dest: str, overwrite: bool | None = None, recursive: bool = False) -> None:
         self.ensure_ready()
         self._assert_writable("moveFile")
         src_abs, dest_abs = self.resolve_path(src), self.resolve_path(dest)
         self._assert_contained(src_abs)
         self._assert_contained(dest_abs)
-        _mkdirs(nodepath.dirname(dest_abs))
-        if overwrite is False:
-            self.copy_file(src, dest, overwrite=False)
-            shutil.rmtree(src_abs, ignore_errors=True) if os.path.isdir(src_abs) else os.unlink(src_abs)
-            return
         try:
-            os.rename(src_abs, dest_abs)
+            _mkdirs(nodepath.dirname(dest_abs))
+            if overwrite is False:
+                # copy (exclusive) then fs.rm(src, {recursive: true, force: true})
+                self.copy_file(src, dest, overwrite=False, recursive=recursive)
+                _rm_force(src_abs)
+                return
+            try:
+                os.rename(src_abs, dest_abs)
+            except OSError as exc:
+                code = _errcode(exc)
+                if code != "EXDEV":
+                    raise NodeSystemError(code, "rename", src_abs, dest_abs) from None
+                self.copy_file(src, dest, overwrite=overwrite, recursive=recursive)
+                _rm_force(src_abs)
+        except FileExistsError_:
+            raise
+        except Exception as exc:
+            if getattr(exc, "code", None) == "ENOENT":
+                raise FileNotFoundError_(src) from None
+            raise
+
+
+def _node_copyfile(src_abs: str, dest_abs: str, exclusive: bool) -> None:
+    """fs.copyFile as libuv does it: the destination opened O_CREAT (O_EXCL with COPYFILE_EXCL),
+    given the source's mode, truncated and filled. Errors as Node words them."""
+    try:
+        src_fd = os.open(src_abs, os.O_RDONLY)
+    except OSError as exc:
+        raise NodeSystemError(_errcode(exc), "copyfile", src_abs, dest_abs) from None
+    try:
+        mode = os.fstat(src_fd).st_mode
+        try:
+            dest_fd = os.open(dest_abs, os.O_WRONLY | os.O_CREAT | (os.O_EXCL if exclusive else 0),
+                              stat_mod.S_IMODE(mode))
+        except OSError as exc:
+            raise NodeSystemError(_errcode(exc), "copyfile", src_abs, dest_abs) from None
+        try:
+            src_st, dest_st = os.fstat(src_fd), os.fstat(dest_fd)
+            if (src_st.st_dev, src_st.st_ino) == (dest_st.st_dev, dest_st.st_ino):
+                return  # libuv: source and destination are the same file, nothing to do
+            os.fchmod(dest_fd, stat_mod.S_IMODE(mode))
+            os.ftruncate(dest_fd, 0)
+            while True:
+                chunk = os.read(src_fd, 1 << 20)
+                if not chunk:
+                    break
+                os.write(dest_fd, chunk)
+        except OSError as exc:
+            raise NodeSystemError(_errcode(exc), "copyfile", src_abs, dest_abs) from None
+        finally:
+            os.close(dest_fd)
+    finally:
+        os.close(src_fd)
+
+
+def _rm_force(path: str) -> None:
+    """fs.rm(path, {recursive: true, force: true})."""
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        try:
+            os.unlink(path)
         except FileNotFoundError:
-            raise FileNotFoundError_(src) from None
+            pass
 
 
 def js_utf8(text: str) -> bytes:
@@ -475,17 +618,45 @@ def js_utf8(text: str) -> bytes:
         return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace").encode("utf-8")
 
 
-def decode(data: bytes, encoding: str) -> str:
-    """Buffer.toString(encoding) for the encodings read_file accepts."""
-    if encoding in ("utf-8", "utf8"):
+_NODE_ENCODINGS = {
+    "utf8": "utf8", "utf-8": "utf8", "ucs2": "utf16le", "ucs-2": "utf16le", "utf16le": "utf16le",
+    "utf-16le": "utf16le", "latin1": "latin1", "binary": "latin1", "base64": "base64",
+    "base64url": "base64url", "hex": "hex", "ascii": "ascii",
+}
+
+
+def decode(data: bytes, encoding) -> str:
+    """Buffer.toString(encoding) for the encodings Node's fs.readFile accepts (names case-insensitive);
+    any other name is Node's ERR_INVALID_ARG_VALUE TypeError."""
+    enc = _NODE_ENCODINGS.get(encoding.lower()) if isinstance(encoding, str) else None
+    if enc is None:
+        err = JsTypeError(f"The argument 'encoding' is invalid encoding. Received {_node_inspect(encoding)}")
+        err.code = "ERR_INVALID_ARG_VALUE"
+        raise err
+    if enc == "utf8":
         return data.decode("utf-8", "replace")
-    if encoding == "base64":
-        return base64.b64encode(data).decode("ascii")
-    if encoding == "hex":
-        return data.hex()
-    if encoding in ("binary", "latin1"):
+    if enc == "utf16le":
+        return data[:len(data) - len(data) % 2].decode("utf-16-le", "surrogatepass")
+    if enc == "latin1":
         return data.decode("latin-1")
-    raise ValueError(f"unsupported encoding {encoding!r}")
+    if enc == "ascii":
+        return bytes(b & 0x7F for b in data).decode("ascii")
+    if enc == "base64":
+        return base64.b64encode(data).decode("ascii")
+    if enc == "base64url":
+        return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
+    return data.hex()
+
+
+def _node_inspect(value) -> str:
+    """How Node's error messages show a received value (util.inspect, for the simple cases)."""
+    if isinstance(value, str):
+        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return str(value)
 
 
 def _mkdirs(path: str) -> None:

@@ -15,6 +15,7 @@ from .host_functions import with_host_functions
 from .local_filesystem import FileStat, LocalFilesystem, iso
 from .sandbox import LocalSandbox
 from .tools import create_workspace_tools
+from .tools import ast_edit
 from .tools.base import is_media_result
 from .workspace import Workspace
 
@@ -22,8 +23,10 @@ IMPLEMENTATION = "wsref"
 CAPABILITIES = (
     "filesystem", "local_paths", "symlinks", "file_modes", "empty_dirs", "tilde_home", "media",
     "read_only", "allowed_paths", "tool_config", "tool_hooks", "fs_interface", "posix_errors", "sandbox", "processes",
-    "lifecycle",
-)
+    "lifecycle", "bm25", "skills",
+) + (("ast_edit",) if ast_edit.engine_available() else ())
+# Workspace options the `open` request passes on as given (spec/protocol.md).
+WORKSPACE_OPTIONS = ("bm25", "autoIndexPaths", "skills", "searchIndexName", "operationTimeout")
 
 
 def to_json(value):
@@ -102,22 +105,33 @@ class Session:
         sandbox = None if sb_config is None else LocalSandbox(**{"workingDirectory": root, **sb_config})
         self.hook_log: list[dict] = []
         self.request_context = dict(workspace.get("requestContext") or {})
+        self.tool_options = workspace.get("toolOptions")  # createWorkspaceTools' options (grep strict)
         tools_config = with_host_functions(workspace.get("tools"), self.hook_log)
         self.workspace = Workspace(filesystem=filesystem, sandbox=sandbox, tools=tools_config,
-                                   id=workspace.get("id"), name=workspace.get("name"))
+                                   id=workspace.get("id"), name=workspace.get("name"),
+                                   **{k: with_host_functions(workspace[k], self.hook_log, k)
+                                      for k in WORKSPACE_OPTIONS if k in workspace})
         self.home = home
         self._tools = None
 
+    def _build_tools(self) -> dict:
+        tools = create_workspace_tools(self.workspace, self.request_context, self.tool_options)
+        skills = self.workspace.skills
+        if skills is not None:  # the agent adds the skill tools next to the workspace tools
+            from .skills import create_skill_tools
+            tools.update(create_skill_tools(skills))
+        return tools
+
     def _toolset(self):
         if self._tools is None:
-            self._tools = create_workspace_tools(self.workspace, self.request_context)
+            self._tools = self._build_tools()
         return self._tools
 
     def retool(self) -> dict:
         """A new agent interaction: tools rebuilt from the current config, fresh tracker and lock."""
         os.environ["HOME"] = self.home
         try:
-            self._tools = create_workspace_tools(self.workspace, self.request_context)
+            self._tools = self._build_tools()
         except Exception as exc:
             return error_of(exc)
         return result_of(list(self._tools))
@@ -218,10 +232,31 @@ WORKSPACE_METHODS = {
     "setToolsConfig": lambda s, config=None: s.workspace.set_tools_config(config),
     "hasFilesystemConfig": lambda s: s.workspace.has_filesystem_config(),
     "hasSandboxConfig": lambda s: s.workspace.has_sandbox_config(),
+    "id.length": lambda s: _js_length(s.workspace.id),
+    "name.length": lambda s: _js_length(s.workspace.name),
+    "id.slice": lambda s, *a: _js_slice(s.workspace.id, *a),
+    "name.slice": lambda s, *a: _js_slice(s.workspace.name, *a),
+    "operationTimeout": lambda s: None,  # not a Workspace property upstream: undefined
+    "index": lambda s, path, content, options=None: s.workspace.index(path, content, options),
+    "search": lambda s, query, options=None: s.workspace.search(query, options),
+    "rebuildSearchIndex": lambda s, paths=None: s.workspace.rebuild_search_index(paths),
     "canBM25": lambda s: s.workspace.can_bm25,
     "canVector": lambda s: s.workspace.can_vector,
     "canHybrid": lambda s: s.workspace.can_hybrid,
-    "skills": lambda s: s.workspace.skills,
+    # A WorkspaceSkills instance has only private fields: JSON shows it as {}.
+    "skills": lambda s: None if s.workspace.skills is None else {},
+    "skills.list": lambda s: [_defined(x) for x in s.workspace.skills.list()],
+    "skills.get": lambda s, name: _skill(s.workspace.skills.get(name)),
+    "skills.has": lambda s, name: s.workspace.skills.has(name),
+    "skills.search": lambda s, query, options=None: [_defined(r) for r in s.workspace.skills.search(query, options)],
+    "skills.getReference": lambda s, name, path: s.workspace.skills.get_reference(name, path),
+    "skills.getScript": lambda s, name, path: s.workspace.skills.get_script(name, path),
+    "skills.getAsset": lambda s, name, path: s.workspace.skills.get_asset(name, path),
+    "skills.listReferences": lambda s, name: s.workspace.skills.list_references(name),
+    "skills.listScripts": lambda s, name: s.workspace.skills.list_scripts(name),
+    "skills.listAssets": lambda s, name: s.workspace.skills.list_assets(name),
+    "skills.refresh": lambda s: s.workspace.skills.refresh(),
+    "skills.maybeRefresh": lambda s: s.workspace.skills.maybe_refresh(),
     "filesystem.status": lambda s: _fs(s).status,
     "filesystem.basePath": lambda s: _fs(s).basePath,
     "filesystem.getInfo": lambda s: _defined(_fs(s).get_info()),
@@ -230,8 +265,27 @@ WORKSPACE_METHODS = {
     "filesystem.walk": lambda s: getattr(_fs(s), "walk", None),
     "filesystem.grep": lambda s: getattr(_fs(s), "grep", None),
     "sandbox.status": lambda s: _sandbox(s).status,
+    "sandbox.provider": lambda s: _sandbox(s).provider,
+    "filesystem.provider": lambda s: _fs(s).provider,
     "sandbox.getInstructions": lambda s: _sandbox(s).get_instructions(),
 }
+
+
+def _skill(skill):
+    return None if skill is None else _defined(skill)
+
+
+def _js_length(text: str) -> int:
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def _js_slice(text: str, start=0, end=None) -> str:
+    """String.prototype.slice on UTF-16 units (integer arguments)."""
+    units = text.encode("utf-16-le", "surrogatepass")
+    n = len(units) // 2
+    start = max(n + start, 0) if start < 0 else min(start, n)
+    end = n if end is None else (max(n + end, 0) if end < 0 else min(end, n))
+    return units[2 * start:2 * max(end, start)].decode("utf-16-le", "surrogatepass")
 
 
 def open_session(root: str, home: str, workspace: dict):

@@ -104,6 +104,8 @@ def _issues(value, spec: dict) -> list[str]:
             return [f"Invalid input: expected array, received {js_type_name(value)}"]
         items = option.get("items")
         return [] if not items or all(not _issues(v, items) for v in value) else ["Invalid input"]
+    if kind == "object" and "propertyNames" in option:  # z.record
+        return [] if isinstance(value, dict) else [f"Invalid input: expected record, received {js_type_name(value)}"]
     if kind in ("number", "integer"):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
             return [f"Invalid input: expected number, received {js_type_name(value)}"]

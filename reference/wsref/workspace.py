@@ -1,8 +1,8 @@
 """Workspace: a filesystem and/or a sandbox, a tools configuration, and a lifecycle.
 
-Follows workspace.ts of @mastra/core 1.71.0 for static providers (no resolvers, mounts, search,
-skills, LSP or browser): the generated id and name, the status machine of init/stop/destroy,
-getInfo and getInstructions.
+Follows workspace.ts of @mastra/core 1.71.0 for static providers (no resolvers, mounts, LSP or
+browser): the generated id and name, the status machine of init/stop/destroy, getInfo and
+getInstructions, BM25 search (index, search, autoIndexPaths on init) and skills.
 """
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ import string
 import time
 from datetime import datetime, timezone
 
-from .errors import FilesystemNotAvailableError, SandboxNotAvailableError, WorkspaceError
+from .errors import (FilesystemNotAvailableError, SandboxNotAvailableError, SearchNotAvailableError,
+                     WorkspaceError, WorkspaceNotReadyError)
+from .search import UNDEFINED, SearchEngine, split_into_chunks
 
 _BASE36 = string.digits + string.ascii_lowercase
 
@@ -45,7 +47,8 @@ def _defined(d: dict) -> dict:
 
 class Workspace:
     def __init__(self, filesystem=None, sandbox=None, tools: dict | None = None,
-                 id: str | None = None, name: str | None = None):
+                 id: str | None = None, name: str | None = None, bm25=None, autoIndexPaths=None,
+                 skills=None, searchIndexName=None, operationTimeout=None, vectorStore=None, embedder=None):
         # generateId(): `ws-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`
         self.id = id or (f"ws-{_base36(time.time_ns() // 1_000_000)}-"
                          + "".join(random.choices(_BASE36, k=6)))
@@ -57,8 +60,36 @@ class Workspace:
         self.tools_config = tools
         self._status = "pending"
         self._teardown_started = False
-        if filesystem is None and sandbox is None:
+        self.auto_index_paths = autoIndexPaths
+        self.skills_config = skills
+        self.operation_timeout = operationTimeout  # stored, as upstream, and never applied
+        self._skills = None
+        if vectorStore and not embedder:
+            raise WorkspaceError("vectorStore requires an embedder", "INVALID_SEARCH_CONFIG")
+        self._search_engine = None
+        if bm25 or (vectorStore and embedder):
+            vector = None
+            if vectorStore and embedder:
+                vector = {"vectorStore": vectorStore, "embedder": embedder,
+                          "indexName": self._index_name(searchIndexName)}
+            self._search_engine = SearchEngine(bm25=_parse_bm25(bm25) if bm25 else None, vector=vector)
+        if filesystem is None and sandbox is None and not self._has_skills_config():
             raise WorkspaceError("Workspace requires at least a filesystem, sandbox, or skills", "NO_PROVIDERS")
+
+    def _index_name(self, configured) -> str:
+        """The vector index name: searchIndexName, or `${id}_search` sanitized; a SQL identifier."""
+        import re
+        name = configured if configured is not None else re.sub(r"[^a-zA-Z0-9_]", "_", f"{self.id}_search")
+        if not re.fullmatch(r"[a-zA-Z_][a-zA-Z0-9_]*", name):
+            raise WorkspaceError(f'Invalid searchIndexName: "{name}". Must start with a letter or underscore, and '
+                                 'contain only letters, numbers, or underscores.', "INVALID_SEARCH_CONFIG")
+        length = len(name.encode("utf-16-le")) // 2
+        if length > 63:
+            raise WorkspaceError(f"searchIndexName exceeds 63 characters (got {length})", "INVALID_SEARCH_CONFIG")
+        return name
+
+    def _has_skills_config(self) -> bool:
+        return self.skills_config is not None and (callable(self.skills_config) or len(self.skills_config) > 0)
 
     @property
     def status(self) -> str:
@@ -113,12 +144,113 @@ class Workspace:
         """What every tool execution does first (resolveEffectiveWorkspace)."""
         self.lastAccessedAt = _now()
 
-    # -- search (not configured in wsref) -----------------------------------------------------
+    # -- search and skills ----------------------------------------------------------------------
 
-    can_bm25 = False
-    can_vector = False
-    can_hybrid = False
-    skills = None
+    @property
+    def can_bm25(self) -> bool:
+        return self._search_engine.can_bm25 if self._search_engine else False
+
+    @property
+    def can_vector(self) -> bool:
+        return self._search_engine.can_vector if self._search_engine else False
+
+    @property
+    def can_hybrid(self) -> bool:
+        return self._search_engine.can_hybrid if self._search_engine else False
+
+    @property
+    def skills(self):
+        """The skills (discovered lazily from the filesystem); None without skills paths."""
+        if not self._has_skills_config():
+            return None
+        self._assert_search_writable()
+        if self._skills is None:
+            from .skills import WorkspaceSkills
+            self._skills = WorkspaceSkills(self.filesystem, self.skills_config, self._search_engine,
+                                           self._assert_search_writable)
+        return self._skills
+
+    def _assert_search_writable(self) -> None:
+        if self._teardown_started:
+            raise WorkspaceNotReadyError(self._status)
+
+    def index(self, path: str, content: str, options: dict | None = None) -> None:
+        self._assert_search_writable()
+        if self._search_engine is None:
+            raise SearchNotAvailableError()
+        self.touch()
+        options = options or {}
+        metadata = {"type": options.get("type", UNDEFINED), "mimeType": options.get("mimeType", UNDEFINED),
+                    **(options.get("metadata") or {})}
+        self._search_engine.index({"id": path, "content": content, "metadata": metadata,
+                                   "startLineOffset": options.get("startLineOffset")})
+
+    def search(self, query: str, options: dict | None = None) -> list[dict]:
+        """Unscoped search: documents of request-scoped skill views (skillScope) are left out."""
+        if self._search_engine is None:
+            raise SearchNotAvailableError()
+        self.touch()
+        options = options or {}
+        from .skills import SKILL_SCOPE_DOCUMENT_PREFIX
+        scoped = self._search_engine.count_by_prefix(SKILL_SCOPE_DOCUMENT_PREFIX)
+        top_k = options.get("topK")
+        top_k = 10 if top_k is None else top_k
+        results = self._search_engine.search(query, {**options, "topK": top_k + scoped})
+        results = [r for r in results if (r.get("metadata") or {}).get("skillScope", UNDEFINED) is UNDEFINED]
+        return results[:top_k]
+
+    def rebuild_search_index(self, paths: list[str] | None = None) -> None:
+        """Index the files under paths (plain paths or globs): whole files, or 4000-character chunks."""
+        from .pathpattern import resolve_path_pattern
+        self._assert_search_writable()
+        paths = (self.auto_index_paths or []) if paths is None else paths
+        if self._search_engine is None or self.filesystem is None or not paths:
+            return
+        self._search_engine.clear()
+        fs = self.filesystem
+        readdir = lambda d: fs.readdir(d)  # noqa: E731
+        indexed: set[str] = set()
+        for pattern in paths:
+            try:
+                resolved = resolve_path_pattern(pattern, readdir)
+                files: dict[str, None] = {}
+                roots: list[str] = []
+                for entry in resolved:
+                    if entry["type"] == "file":
+                        files[entry["path"]] = None
+                        continue
+                    if not any(entry["path"] == r or entry["path"].startswith(r + "/") for r in roots):
+                        roots.append(entry["path"])
+                indexed.update(self._index_files([f for f in files if f not in indexed]))
+                for root in roots:
+                    try:
+                        found = [f for f in self._all_files(fs, root, 0, 10) if f not in indexed]
+                        indexed.update(self._index_files(found))
+                    except Exception:
+                        pass  # skip directories that cannot be read
+            except Exception:
+                pass  # skip paths that do not exist or cannot be read
+
+    def _index_files(self, paths: list[str]) -> list[str]:
+        entries = []
+        for path in paths:
+            try:
+                content = self.filesystem.read_file(path, encoding="utf-8")
+            except Exception:
+                continue
+            chunks = split_into_chunks(content)
+            if len(chunks) == 1:
+                docs = [{"id": path, "content": content}]
+            else:
+                docs = [{"id": f"{path}#chunk-{i}", "content": c["content"], "startLineOffset": c["startLine"],
+                         "metadata": {"sourceFile": path}} for i, c in enumerate(chunks)]
+            entries.append((path, docs))
+        for path, _ in entries:
+            self._search_engine.remove_source(path)
+        for _, docs in entries:
+            for doc in docs:
+                self._search_engine.index(doc)
+        return [path for path, _ in entries]
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -129,6 +261,8 @@ class Workspace:
                 self.filesystem.init()
             if self.sandbox is not None and hasattr(self.sandbox, "start"):
                 self.sandbox.start()
+            if self._search_engine is not None and self.auto_index_paths:
+                self.rebuild_search_index(self.auto_index_paths)
             self._status = "ready"
         except Exception:
             self._status = "error"
@@ -155,6 +289,11 @@ class Workspace:
         except Exception:
             self._status = "error"
             raise
+        finally:
+            # The index and the skills registry are released even when a provider fails.
+            if self._search_engine is not None:
+                self._search_engine.clear()
+            self._skills = None
 
     # -- information ----------------------------------------------------------------------------
 
@@ -220,3 +359,15 @@ class Workspace:
             if text:
                 parts.append(text)
         return "\n\n".join(parts)
+
+
+def _parse_bm25(bm25) -> dict:
+    """parseBM25Config: true -> defaults; {bm25?, tokenize?} as is; else the object is the BM25 config."""
+    if isinstance(bm25, bool):
+        return {}
+    if "bm25" in bm25 or "tokenize" in bm25:
+        tokenize = bm25.get("tokenize")
+        if isinstance(tokenize, dict) and isinstance(tokenize.get("stopwords"), list):
+            tokenize = {**tokenize, "stopwords": set(tokenize["stopwords"])}
+        return {"bm25": bm25.get("bm25"), "tokenize": tokenize}
+    return {"bm25": bm25}

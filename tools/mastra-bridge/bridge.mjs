@@ -31,13 +31,17 @@ import { createInterface } from 'node:readline';
 
 const PROTOCOL = 1;
 
-const { Workspace, LocalFilesystem, LocalSandbox, createWorkspaceTools } = await import('@mastra/core/workspace');
+const { Workspace, LocalFilesystem, LocalSandbox, createWorkspaceTools, createSkillTools } = await import('@mastra/core/workspace');
 const { standardSchemaToJSONSchema, isStandardSchemaWithJSON, toStandardSchema } = await import('@mastra/core/schema');
 const { RequestContext } = await import('@mastra/core/request-context');
 const { makeCoreTool } = await import('@mastra/core/utils');
 
 const require = createRequire(import.meta.url);
 const CORE_VERSION = JSON.parse(readFileSync(require.resolve('@mastra/core/package.json'), 'utf8')).version;
+
+// Extension: WSCONF_BRIDGE_FILESYSTEM=s3 runs on @mastra/s3's S3Filesystem instead (s3.mjs, and
+// spec/protocol.md "Runs on another filesystem provider"); unset, nothing below changes.
+const S3 = process.env.WSCONF_BRIDGE_FILESYSTEM === 's3' ? await import('./s3.mjs') : null;
 
 /** Same check as Mastra's isAstGrepAvailable(): resolvable from @mastra/core's own location. */
 function astGrepAvailable() {
@@ -67,6 +71,8 @@ const CAPABILITIES = [
   'lifecycle',
   'fs_interface',
   'posix_errors',
+  'bm25',
+  'skills',
   ...(astGrepAvailable() ? ['ast_edit'] : []),
 ];
 
@@ -265,7 +271,11 @@ function withHostFunctions(value, session, where = 'tools') {
 
 async function buildTools(session) {
   const requestContext = new RequestContext(Object.entries(session.requestContext ?? {}));
-  return createWorkspaceTools(session.workspace, { requestContext, workspace: session.workspace });
+  const tools = await createWorkspaceTools(session.workspace, { requestContext, workspace: session.workspace },
+    session.toolOptions);
+  // With skills configured, the agent adds the skill tools (skill, skill_search, skill_read) next to them.
+  const skills = session.workspace.skills;
+  return skills ? { ...tools, ...createSkillTools(skills) } : tools;
 }
 
 async function opOpen(params) {
@@ -279,7 +289,11 @@ async function opOpen(params) {
   // backend): that is the implementation's answer, returned as a result, not a protocol fault.
   let workspace;
   let tools;
-  const pending = { hookLog: [], requestContext: isPlainObject(ws.requestContext) ? ws.requestContext : {} };
+  const pending = {
+    hookLog: [],
+    requestContext: isPlainObject(ws.requestContext) ? ws.requestContext : {},
+    toolOptions: isPlainObject(ws.toolOptions) ? ws.toolOptions : undefined,
+  };
   try {
     let filesystem;
     if (ws.filesystem === null) {
@@ -287,7 +301,8 @@ async function opOpen(params) {
     } else {
       const fsOpts = ws.filesystem ?? {};
       if (!isPlainObject(fsOpts)) throw new Fault('workspace.filesystem must be an object or null');
-      filesystem = new LocalFilesystem({ basePath: root, ...fsOpts });
+      if (S3) ({ fs: filesystem, mirror: pending.s3mirror } = S3.filesystem(root, fsOpts));
+      else filesystem = new LocalFilesystem({ basePath: root, ...fsOpts });
     }
 
     let sandbox;
@@ -306,6 +321,14 @@ async function opOpen(params) {
     if (ws.tools) config.tools = withHostFunctions(ws.tools, pending);
     if (typeof ws.id === 'string') config.id = ws.id;
     if (typeof ws.name === 'string') config.name = ws.name;
+    // Search, skills and timeout options (spec/protocol.md `open`), as given; stopwords as a Set.
+    for (const key of ['bm25', 'autoIndexPaths', 'skills', 'searchIndexName', 'operationTimeout']) {
+      if (ws[key] !== undefined) config[key] = ws[key];
+    }
+    if (isHostFunction(ws.skills)) config.skills = hostFunction(ws.skills, pending, 'skills');
+    if (Array.isArray(ws.bm25?.tokenize?.stopwords)) {
+      config.bm25 = { ...ws.bm25, tokenize: { ...ws.bm25.tokenize, stopwords: new Set(ws.bm25.tokenize.stopwords) } };
+    }
     workspace = new Workspace(config);
     pending.workspace = workspace;
     // One tool set per session: like one agent run, the read tracker and write lock are shared by
@@ -316,6 +339,7 @@ async function opOpen(params) {
     return { error: errorResult(err) };
   }
 
+  if (pending.s3mirror) await S3.upload(pending.s3mirror);  // a failure here is a fault
   const id = `s${nextSession++}`;
   sessions.set(id, Object.assign(pending, { id, root, home, workspace, tools }));
   return { session: id };
@@ -446,6 +470,7 @@ async function opHookLog(params) {
 async function destroySession(session) {
   sessions.delete(session.id);
   await session.workspace.destroy();
+  if (session.s3mirror) await S3.clear(session.s3mirror);
 }
 
 async function opClose(params) {
@@ -480,6 +505,7 @@ async function opHello(params) {
   if (params.protocol !== undefined && params.protocol !== PROTOCOL) {
     throw new Fault(`protocol ${params.protocol} is not spoken here (only ${PROTOCOL})`);
   }
+  if (S3) return { protocol: PROTOCOL, implementation: '@mastra/s3', version: S3.VERSION, capabilities: S3.capabilities(CAPABILITIES.includes('ast_edit')) };
   return { protocol: PROTOCOL, implementation: '@mastra/core', version: CORE_VERSION, capabilities: CAPABILITIES };
 }
 
@@ -487,9 +513,10 @@ const OPS = {
   hello: opHello,
   open: opOpen,
   tools: opTools,
-  call: opCall,
-  fs: opFs,
-  workspace: opWorkspace,
+  // With S3, the session's root folder is synced with its prefix around these (s3.mjs).
+  call: S3 ? S3.mirrored(opCall, getSession) : opCall,
+  fs: S3 ? S3.mirrored(opFs, getSession) : opFs,
+  workspace: S3 ? S3.mirrored(opWorkspace, getSession) : opWorkspace,
   retool: opRetool,
   hookLog: opHookLog,
   close: opClose,

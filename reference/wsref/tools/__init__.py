@@ -25,9 +25,9 @@ class Slot:
     write_lock: bool = False
 
 
-def filesystem_slots() -> list[Slot]:
+def filesystem_slots(options: dict | None = None) -> list[Slot]:
     from . import fs_tools
-    return [Slot(read_file_tool, tracker="read"), *fs_tools.slots()]
+    return [Slot(read_file_tool, tracker="read"), *fs_tools.slots(options)]
 
 
 def sandbox_slots(sandbox) -> list[Slot]:
@@ -35,7 +35,8 @@ def sandbox_slots(sandbox) -> list[Slot]:
     return sandbox_tools.slots(sandbox)
 
 
-def create_workspace_tools(workspace, request_context: dict | None = None) -> dict[str, "BoundTool"]:
+def create_workspace_tools(workspace, request_context: dict | None = None,
+                           options: dict | None = None) -> dict[str, "BoundTool"]:
     tools: dict[str, BoundTool] = {}
     config = workspace.tools_config or {}
     read_only = bool(workspace.filesystem is not None and workspace.filesystem.readOnly)
@@ -43,7 +44,9 @@ def create_workspace_tools(workspace, request_context: dict | None = None) -> di
     lock = WriteLock(config.get("writeLockTimeoutMs"))
     slots = []
     if workspace.filesystem is not None:
-        slots += filesystem_slots()
+        slots += filesystem_slots(options)
+    from . import search_tools
+    slots += search_tools.slots(workspace)
     if workspace.sandbox is not None:
         slots += sandbox_slots(workspace.sandbox)
     for slot in slots:
@@ -84,7 +87,7 @@ class BoundTool:
 
     @property
     def input_schema(self) -> dict:
-        return self.tool.input_schema
+        return self.tool.shown_schema or self.tool.input_schema
 
     @property
     def require_approval(self) -> bool:

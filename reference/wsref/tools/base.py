@@ -15,6 +15,8 @@ class Tool:
     require_approval: bool = False
     # Fields the upstream wraps in z.preprocess(coerceNumericString): "10" is taken as 10.
     coerce_numeric: tuple[str, ...] = ()
+    # The input schema the model is shown, when it differs from the one execute validates against.
+    shown_schema: dict | None = None
 
 
 @dataclass
