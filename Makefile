@@ -11,7 +11,7 @@ BRIDGE := tools/mastra-bridge
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet -e '.[s3]'
 	touch $@
 
 # The upstream bridge needs Node and npm; without them the mastra runs are skipped with that reason.
@@ -35,11 +35,13 @@ suite: setup
 suite-mastra: setup
 	$(VENV)/bin/wsconf run --adapter mastra -n 2 --results results/mastra.jsonl --junitxml results/mastra.xml
 
-# Both implementations, then the README's conformance table rewritten from the results.
+# Every implementation (@mastra/s3 on a local moto server the adapter starts itself), then the
+# README's conformance table rewritten from the results.
 report: setup
 	-$(VENV)/bin/wsconf run --adapter reference -n 2 --results results/reference.jsonl
 	-$(VENV)/bin/wsconf run --adapter mastra -n 2 --results results/mastra.jsonl
-	$(VENV)/bin/wsconf report --readme README.md --html report/index.html "wsref=results/reference.jsonl" "@mastra/core 1.71.0=results/mastra.jsonl"
+	-$(VENV)/bin/wsconf run --adapter mastra-s3 -n 2 --results results/mastra-s3.jsonl
+	$(VENV)/bin/wsconf report --readme README.md --html report/index.html "wsref=results/reference.jsonl" "@mastra/core 1.71.0=results/mastra.jsonl" "@mastra/s3 0.6.1=results/mastra-s3.jsonl"
 
 test: setup
 	$(PY) -m pytest -n 2 tests

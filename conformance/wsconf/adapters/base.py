@@ -76,6 +76,7 @@ def load_adapter(spec: str, timeout: float = 30.0) -> Adapter:
         return SubprocessAdapter([sys.executable, "-m", "wsref.serve"], timeout=timeout)
     if spec == "mastra":
         return SubprocessAdapter(["node", str(BRIDGE)], timeout=timeout)
+    if spec == "mastra-s3": return importlib.import_module(".s3", __package__).S3Adapter(timeout=timeout)  # noqa: E701
     if spec.startswith("cmd:"):
         return SubprocessAdapter(shlex.split(spec[4:]), timeout=timeout)
     found = [ep for ep in entry_points(group="wsconf.adapters") if ep.name == spec]
