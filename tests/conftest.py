@@ -21,12 +21,14 @@ def bridge_missing_reason() -> str | None:
     return None
 
 
-def run_suite(tmp_path: Path, adapter: str, *extra: str, spec: Path = SPEC) -> tuple[int, list[dict], str]:
-    """Run the conformance suite in a child pytest; return exit code, per-case records, output."""
+def run_suite(tmp_path: Path, adapter: str, *extra: str, spec: Path = SPEC,
+              paths: list[str] | None = None) -> tuple[int, list[dict], str]:
+    """Run the conformance suite (or some case folders of it) in a child pytest; return exit code,
+    per-case records, output."""
     import json
     results = tmp_path / f"{adapter.replace(':', '_').replace('/', '_')[:40]}.jsonl"
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", str(spec / "cases"), "-q", "-p", "no:cacheprovider",
+        [sys.executable, "-m", "pytest", *(paths or [str(spec / "cases")]), "-q", "-p", "no:cacheprovider",
          "--wsconf-adapter", adapter, "--wsconf-results", str(results), *extra],
         capture_output=True, text=True, cwd=REPO, timeout=600)
     records = [json.loads(line) for line in results.read_text().splitlines()] if results.exists() else []
