@@ -51,6 +51,16 @@ def build(spec: dict, log: list, where: str):
         if kind == "argStartsWith":
             return lambda ctx: isinstance((ctx.get("args") or {}).get(spec["arg"]), str) and \
                 ctx["args"][spec["arg"]].startswith(spec["prefix"])
+        if kind == "recordCall":  # logs {hook: <key>, args: [...the call's arguments]}
+            def record_call(*args):
+                from .protocol import to_json
+                log.append({"hook": where, "args": to_json(list(args))})
+                return None
+            return record_call
+        if kind == "contextValue":  # ({requestContext}) => requestContext.get(key)
+            return lambda ctx: ((ctx or {}).get("requestContext") or {}).get(spec["key"])
+        if kind == "startsWith":  # a predicate on a plain string (e.g. read_file's mediaTypes)
+            return lambda value: isinstance(value, str) and value.startswith(spec["prefix"])
         if kind == "throw":
             def fail_fn(ctx):
                 raise HostFunctionError(spec.get("message", "config function failed"))

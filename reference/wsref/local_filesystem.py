@@ -130,9 +130,18 @@ class LocalFilesystem:
                 "status": self.status, "error": self.error, "metadata": metadata}
         return {k: v for k, v in info.items() if v is not None}
 
-    def get_instructions(self) -> str:
-        if self.instructions is not None:
+    def get_instructions(self, opts: dict | None = None) -> str:
+        """resolveInstructions: a string replaces the default; a function gets {defaultInstructions,
+        requestContext} (the request context passed to getInstructions, if any)."""
+        if isinstance(self.instructions, str):
             return self.instructions
+        default = self._default_instructions()
+        if callable(self.instructions):
+            return self.instructions({"defaultInstructions": default,
+                                      "requestContext": (opts or {}).get("requestContext")})
+        return default
+
+    def _default_instructions(self) -> str:
         parts = [f'Local filesystem at "{self.basePath}". Relative paths resolve from this directory.']
         if not self.contained:
             parts.append("Containment is disabled, so any path on the host filesystem is accessible.")

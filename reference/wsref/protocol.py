@@ -23,10 +23,11 @@ IMPLEMENTATION = "wsref"
 CAPABILITIES = (
     "filesystem", "local_paths", "symlinks", "file_modes", "empty_dirs", "tilde_home", "media",
     "read_only", "allowed_paths", "tool_config", "tool_hooks", "fs_interface", "posix_errors", "sandbox", "processes",
-    "lifecycle", "bm25", "skills",
+    "lifecycle", "bm25", "vector", "skills",
 ) + (("ast_edit",) if ast_edit.engine_available() else ())
 # Workspace options the `open` request passes on as given (spec/protocol.md).
-WORKSPACE_OPTIONS = ("bm25", "autoIndexPaths", "skills", "searchIndexName", "operationTimeout")
+WORKSPACE_OPTIONS = ("bm25", "autoIndexPaths", "skills", "skillSource", "searchIndexName", "operationTimeout",
+                     "instructions", "sandboxCacheKey")
 
 
 def to_json(value):
@@ -99,16 +100,30 @@ class Session:
     """One open workspace: its tools are built once, so a case's steps share tracker and locks."""
 
     def __init__(self, root: str, home: str, workspace: dict):
-        fs_config = workspace.get("filesystem", {})
-        filesystem = None if fs_config is None else LocalFilesystem(**{"basePath": root, **(fs_config or {})})
-        sb_config = workspace.get("sandbox")
-        sandbox = None if sb_config is None else LocalSandbox(**{"workingDirectory": root, **sb_config})
+        from . import host_providers
+        from .host_functions import is_host_function
         self.hook_log: list[dict] = []
+        self.resolved_sandboxes: list = []  # from a sandbox resolver: destroyed on close
+        fs_config = workspace.get("filesystem", {})
+        sb_config = workspace.get("sandbox")
+        if is_host_function(fs_config):
+            filesystem = host_providers.filesystem_resolver(fs_config, root, self.hook_log)
+        else:
+            filesystem = None if fs_config is None else LocalFilesystem(
+                **{"basePath": root, **with_host_functions(fs_config or {}, self.hook_log, "filesystem")})
+        if is_host_function(sb_config):
+            sandbox = host_providers.sandbox_resolver(sb_config, root, self.hook_log, self.resolved_sandboxes)
+        else:
+            sandbox = None if sb_config is None else LocalSandbox(
+                **{"workingDirectory": root, **with_host_functions(sb_config, self.hook_log, "sandbox")})
         self.request_context = dict(workspace.get("requestContext") or {})
         self.tool_options = workspace.get("toolOptions")  # createWorkspaceTools' options (grep strict)
         tools_config = with_host_functions(workspace.get("tools"), self.hook_log)
+        from . import host_search
+        search_objects = {k: host_search.build(k, workspace[k], self.hook_log)
+                          for k in ("vectorStore", "embedder") if k in workspace}
         self.workspace = Workspace(filesystem=filesystem, sandbox=sandbox, tools=tools_config,
-                                   id=workspace.get("id"), name=workspace.get("name"),
+                                   id=workspace.get("id"), name=workspace.get("name"), **search_objects,
                                    **{k: with_host_functions(workspace[k], self.hook_log, k)
                                       for k in WORKSPACE_OPTIONS if k in workspace})
         self.home = home
@@ -158,6 +173,7 @@ class Session:
             bound = self._toolset().get(tool)
             if bound is None:
                 raise KeyError(f"no tool named {tool!r}")
+            bound.tool_call_id = _next_tool_call_id()
             output = bound.execute(args)
             return result_of(output, bound.to_model_output(output))
         except Exception as exc:  # a tool that throws is a result, not a fault
@@ -182,7 +198,14 @@ class Session:
             return error_of(exc)
 
     def close(self) -> None:
-        self.workspace.destroy()
+        try:
+            self.workspace.destroy()
+        finally:
+            for sandbox in self.resolved_sandboxes:
+                try:
+                    sandbox.destroy()
+                except Exception:
+                    pass
 
 
 def _plain(value):
@@ -227,7 +250,12 @@ WORKSPACE_METHODS = {
     "destroy": lambda s: s.workspace.destroy(),
     "getInfo": lambda s, options=None: s.workspace.get_info(options),
     "getInstructions": lambda s, opts=None: s.workspace.get_instructions(opts),
-    "getInstructionsAsync": lambda s, opts=None: s.workspace.get_instructions(opts),
+    "getInstructionsAsync": lambda s, opts=None: s.workspace.get_instructions_async(opts),
+    # The static providers; undefined (null) for a resolver. wsref shows no instance as JSON.
+    "filesystem": lambda s: _no_instance(s.workspace.filesystem),
+    "sandbox": lambda s: _no_instance(s.workspace.sandbox),
+    "hasSandboxResolver": lambda s: s.workspace.has_sandbox_resolver(),
+    "hasSandboxCacheKey": lambda s: s.workspace.has_sandbox_cache_key(),
     "getToolsConfig": lambda s: _plain(s.workspace.get_tools_config()),
     "setToolsConfig": lambda s, config=None: s.workspace.set_tools_config(config),
     "hasFilesystemConfig": lambda s: s.workspace.has_filesystem_config(),
@@ -240,6 +268,10 @@ WORKSPACE_METHODS = {
     "index": lambda s, path, content, options=None: s.workspace.index(path, content, options),
     "search": lambda s, query, options=None: s.workspace.search(query, options),
     "rebuildSearchIndex": lambda s, paths=None: s.workspace.rebuild_search_index(paths),
+    # Provider instances are not shown as JSON by wsref; only "none configured" (undefined) is.
+    "resolveFilesystem": lambda s, opts=None: _no_instance(s.workspace.resolve_filesystem(opts)),
+    "resolveSandbox": lambda s, opts=None: _no_instance(s.workspace.resolve_sandbox(opts)),
+    "clearSandboxCache": lambda s, key=None: s.workspace.clear_sandbox_cache(key),
     "canBM25": lambda s: s.workspace.can_bm25,
     "canVector": lambda s: s.workspace.can_vector,
     "canHybrid": lambda s: s.workspace.can_hybrid,
@@ -269,6 +301,20 @@ WORKSPACE_METHODS = {
     "filesystem.provider": lambda s: _fs(s).provider,
     "sandbox.getInstructions": lambda s: _sandbox(s).get_instructions(),
 }
+
+
+_tool_calls = iter(range(1, 1 << 62))
+
+
+def _next_tool_call_id() -> str:
+    """The call's toolCallId, numbered per process as the bridge numbers them (wsconf-call-<n>)."""
+    return f"wsconf-call-{next(_tool_calls)}"
+
+
+def _no_instance(value):
+    if value is not None:
+        raise TypeError("wsref does not show a provider instance as JSON")
+    return None
 
 
 def _skill(skill):

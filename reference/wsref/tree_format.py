@@ -33,6 +33,19 @@ def _entry_get(entry, key, default=None):
     return getattr(entry, key, default)
 
 
+def _fields(entry) -> tuple:
+    """(name, type, isSymlink, symlinkTarget) of a listing entry, a dict or an object."""
+    if isinstance(entry, dict):
+        return entry.get("name"), entry.get("type"), entry.get("isSymlink"), entry.get("symlinkTarget")
+    return (getattr(entry, "name", None), getattr(entry, "type", None), getattr(entry, "isSymlink", None),
+            getattr(entry, "symlinkTarget", None))
+
+
+def _sort_key(fields: tuple):
+    """Directories first, then by UTF-16 code units (JS `<`)."""
+    return (0 if fields[1] == "directory" else 1, utf16_key(fields[0]))
+
+
 def get_relative_path(root_path: str, current_path: str, entry_name: str) -> str:
     def root_equivalent(p: str) -> bool:
         return p in ("/", "", ".")
@@ -165,41 +178,39 @@ def format_as_tree(fs, path: str, *, maxDepth=float("inf"), showHidden=False, di
             if depth == 0 and root_error:
                 raise root_error[0]
             return
-        filtered = [e for e in entries if not (_entry_get(e, "type") == "directory" and _entry_get(e, "name") == ".git")]
+        # Each entry's fields read once (entries are dicts from readdir, objects from a native walk).
+        filtered = [_fields(e) for e in entries]
+        filtered = [f for f in filtered if not (f[1] == "directory" and f[0] == ".git")]
         if not show_hidden:
-            filtered = [e for e in filtered if not _entry_get(e, "name").startswith(".")]
+            filtered = [f for f in filtered if not f[0].startswith(".")]
         if exclude_patterns is not None:
-            filtered = [e for e in filtered if not any(p in _entry_get(e, "name") for p in exclude_patterns)]
+            filtered = [f for f in filtered if not any(p in f[0] for p in exclude_patterns)]
         if ignore_filter:
             kept = []
-            for e in filtered:
-                rel = get_relative_path("", current_path, _entry_get(e, "name"))
-                check = f"{rel}/" if _entry_get(e, "type") == "directory" else rel
+            for f in filtered:
+                rel = get_relative_path("", current_path, f[0])
+                check = f"{rel}/" if f[1] == "directory" else rel
                 if not ignore_filter(check):
-                    kept.append(e)
+                    kept.append(f)
             filtered = kept
         if dirs_only:
-            filtered = [e for e in filtered if _entry_get(e, "type") == "directory"]
+            filtered = [f for f in filtered if f[1] == "directory"]
         if extension and not dirs_only:
             exts = extension if isinstance(extension, list) else [extension]
             norm = [x if x.startswith(".") else f".{x}" for x in exts]
-            filtered = [e for e in filtered
-                        if _entry_get(e, "type") == "directory" or any(_entry_get(e, "name").endswith(x) for x in norm)]
+            filtered = [f for f in filtered if f[1] == "directory" or any(f[0].endswith(x) for x in norm)]
         if glob_matcher and not dirs_only:
-            filtered = [e for e in filtered if _entry_get(e, "type") == "directory"
-                        or glob_matcher(get_relative_path(path, current_path, _entry_get(e, "name")))]
-        filtered = sorted(filtered, key=lambda e: (0 if _entry_get(e, "type") == "directory" else 1,
-                                                   utf16_key(_entry_get(e, "name"))))
+            filtered = [f for f in filtered if f[1] == "directory"
+                        or glob_matcher(get_relative_path(path, current_path, f[0]))]
+        filtered.sort(key=_sort_key)
         indent = "\t" * depth
-        for entry in filtered:
-            name = _entry_get(entry, "name")
-            target = _entry_get(entry, "symlinkTarget")
-            display = f"{name} -> {target}" if _entry_get(entry, "isSymlink") and target else name
+        for name, kind, is_link, target in filtered:
+            display = f"{name} -> {target}" if is_link and target else name
             lines.append(f"{indent}{display}")
             paths.append(get_relative_path(path, current_path, name))
-            if _entry_get(entry, "type") == "directory":
+            if kind == "directory":
                 counts["dirs"] += 1
-                if not _entry_get(entry, "isSymlink"):
+                if not is_link:
                     build_tree(join_path(current_path, name), depth + 1)
             else:
                 counts["files"] += 1

@@ -128,6 +128,42 @@ def _issues(value, spec: dict) -> list[str]:
     return []
 
 
+def _child(path, key) -> tuple:
+    return (path if isinstance(path, tuple) else (path,)) + (str(key),)
+
+
+def _field_issues(value, spec: dict, path) -> list[tuple]:
+    """zod's issues for one present field value, with their paths: a nested z.object reports on its
+    own fields (`importSpec.names`), a z.array on its items (`names.0`) and its min length."""
+    options, nullable = _branches(spec)
+    if len(options) == 1 and not (value is None and nullable) and "enum" not in options[0]:
+        option = options[0]
+        kind = option.get("type")
+        if kind == "object" and "properties" in option:
+            if not isinstance(value, dict):
+                return [(path, f"Invalid input: expected object, received {js_type_name(value)}")]
+            out = []
+            for key, sub in option["properties"].items():
+                if key in value:
+                    out += _field_issues(value[key], sub, _child(path, key))
+                elif key in option.get("required", []):
+                    out.append((_child(path, key), _missing(sub)))
+            return out
+        if kind == "array" and isinstance(value, list) and option.get("items"):
+            out = []
+            for i, item in enumerate(value):
+                out += _field_issues(item, option["items"], _child(path, i))
+            if not out and len(value) < option.get("minItems", 0):
+                out.append((path, f"Too small: expected array to have >={option['minItems']} items"))
+            return out
+    return [(path, m) for m in _issues(value, spec)]
+
+
+def _missing(spec: dict) -> str:
+    options, _ = _branches(spec)
+    return "Invalid input" if len(options) > 1 else f"Invalid input: expected {_expected(spec)}, received undefined"
+
+
 def _expected(spec: dict) -> str:
     options, _ = _branches(spec)
     if len(options) > 1:
@@ -164,8 +200,8 @@ def _safe_parse(tool, data: dict) -> tuple[list[tuple[str, str]], dict]:
                 out[key] = spec["default"]
             continue
         value = _coerce_numeric(data[key]) if key in coerce else data[key]
-        problems = _issues(value, spec)
-        issues += [(key, p) for p in problems]
+        problems = _field_issues(value, spec, key)
+        issues += problems
         if not problems and value is not None:
             if isinstance(value, float) and value.is_integer():
                 options, _ = _branches(spec)
@@ -176,10 +212,13 @@ def _safe_parse(tool, data: dict) -> tuple[list[tuple[str, str]], dict]:
 
 
 def _format_error(tool, issues: list[tuple[str, str]], provided) -> dict:
-    lines = "\n".join(f"- {k}: {m}" for k, m in issues)
+    lines = "\n".join(f"- {'.'.join(k) if isinstance(k, tuple) else k}: {m}" for k, m in issues)
     fields: dict = {}
     for k, m in issues:
-        fields.setdefault(k, {"errors": [], "fields": {}})["errors"].append(m)
+        node = {"fields": fields}
+        for part in (k if isinstance(k, tuple) else (k,)):
+            node = node["fields"].setdefault(part, {"errors": [], "fields": {}})
+        node["errors"].append(m)
     return {"error": True,
             "message": (f"Tool input validation failed for {tool.id}. Please fix the following errors and try "
                         f"again:\n{lines}\n\nProvided arguments: {truncate_for_logging(provided)}"),
@@ -200,15 +239,72 @@ def validate_input(tool, args) -> dict:
     issues, out = _safe_parse(tool, data)
     if not issues:
         return out
-    failing_nulls = {k for k, _ in issues if data.get(k, _ABSENT) is None}
+    coerced = _coerce_stringified_json(tool, data)
+    if coerced is not data:
+        coerced_issues, coerced_out = _safe_parse(tool, coerced)
+        if not coerced_issues:
+            return coerced_out
+    failing_nulls = {k for k, _ in issues if _value_at(data, k) is None}
     if failing_nulls:
-        stripped = {k: v for k, v in data.items() if not (v is None and k in failing_nulls)}
+        stripped = _strip_nulls_at(data, failing_nulls)
     else:
         stripped = {k: _strip_nulls(v) for k, v in data.items() if v is not None}
     retry_issues, retry_out = _safe_parse(tool, stripped)
     if not retry_issues:
         return retry_out
     return _format_error(tool, issues, provided)
+
+
+def _coerce_stringified_json(tool, data: dict):
+    """coerceStringifiedJsonValues: a top-level string given for a z.array / z.object field is
+    JSON.parse'd when it starts with '[' / '{' (after trim) and parses to that kind."""
+    from .jsstr import js_trim
+    result = None
+    for key, value in data.items():
+        spec = tool.input_schema.get("properties", {}).get(key)
+        if not isinstance(value, str) or spec is None:
+            continue
+        options, _ = _branches(spec)
+        kind = options[0].get("type") if len(options) == 1 and "enum" not in options[0] else None
+        opener = {"array": "[", "object": "{"}.get(kind)
+        if opener is None or not js_trim(value).startswith(opener):
+            continue
+        try:
+            parsed = json.loads(value, parse_constant=_reject)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(parsed, list if kind == "array" else dict):
+            result = dict(data) if result is None else result
+            result[key] = parsed
+    return data if result is None else result
+
+
+def _reject(name):
+    raise ValueError(name)  # JSON.parse has no NaN / Infinity
+
+
+def _value_at(data, path):
+    """getValueAtPath: _ABSENT where the path leaves the objects."""
+    current = data
+    for part in (path if isinstance(path, tuple) else (path,)):
+        if isinstance(current, dict):
+            current = current.get(part, _ABSENT)
+        elif isinstance(current, list) and part.isdigit() and int(part) < len(current):
+            current = current[int(part)]
+        else:
+            return _ABSENT
+    return current
+
+
+def _strip_nulls_at(value, paths: set, here: tuple = ()):
+    """stripNullishValuesAtPaths: drop the null properties whose path caused an issue."""
+    wanted = {p if isinstance(p, tuple) else (p,) for p in paths}
+    if isinstance(value, dict):
+        return {k: _strip_nulls_at(v, paths, here + (k,)) for k, v in value.items()
+                if not (v is None and here + (k,) in wanted)}
+    if isinstance(value, list):
+        return [_strip_nulls_at(v, paths, here + (str(i),)) for i, v in enumerate(value)]
+    return value
 
 
 def _strip_nulls(value):

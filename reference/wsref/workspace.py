@@ -1,8 +1,14 @@
 """Workspace: a filesystem and/or a sandbox, a tools configuration, and a lifecycle.
 
-Follows workspace.ts of @mastra/core 1.71.0 for static providers (no resolvers, mounts, LSP or
-browser): the generated id and name, the status machine of init/stop/destroy, getInfo and
-getInstructions, BM25 search (index, search, autoIndexPaths on init) and skills.
+Follows workspace.ts of @mastra/core 1.71.0 (no mounts, LSP or browser): the generated id and
+name, the status machine of init/stop/destroy, getInfo and getInstructions(Async), search (index,
+search, autoIndexPaths on init), skills, and resolver-backed providers (a filesystem or sandbox
+given as a function of the request context, resolved per request; resolved sandboxes memoized
+by sandboxCacheKey).
+
+Request contexts arrive as fresh objects with every call, so the upstream's per-RequestContext
+memoization (a WeakMap) never hits across calls and is not modelled: a resolver runs once per
+tool call or method call that needs it.
 """
 from __future__ import annotations
 
@@ -48,20 +54,28 @@ def _defined(d: dict) -> dict:
 class Workspace:
     def __init__(self, filesystem=None, sandbox=None, tools: dict | None = None,
                  id: str | None = None, name: str | None = None, bm25=None, autoIndexPaths=None,
-                 skills=None, searchIndexName=None, operationTimeout=None, vectorStore=None, embedder=None):
+                 skills=None, skillSource=None, searchIndexName=None, operationTimeout=None, vectorStore=None,
+                 embedder=None, instructions=None, sandboxCacheKey=None):
         # generateId(): `ws-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`
         self.id = id or (f"ws-{_base36(time.time_ns() // 1_000_000)}-"
                          + "".join(random.choices(_BASE36, k=6)))
         self.name = name or f"workspace-{self.id[:8]}"
         self.createdAt = _now()
         self.lastAccessedAt = _now()
-        self.filesystem = filesystem
-        self.sandbox = sandbox
+        # A function is a resolver: no static instance, resolved per request.
+        self._filesystem_resolver = filesystem if callable(filesystem) else None
+        self._sandbox_resolver = sandbox if callable(sandbox) else None
+        self.filesystem = None if callable(filesystem) else filesystem
+        self.sandbox = None if callable(sandbox) else sandbox
+        self._sandbox_cache_key = sandboxCacheKey
+        self._sandbox_key_cache: dict[str, object] = {}
+        self._dynamic_sandbox_instructions = (instructions or {}).get("dynamicSandbox") or "placeholder"
         self.tools_config = tools
         self._status = "pending"
         self._teardown_started = False
         self.auto_index_paths = autoIndexPaths
         self.skills_config = skills
+        self.skill_source = skillSource  # {basePath}: a LocalSkillSource
         self.operation_timeout = operationTimeout  # stored, as upstream, and never applied
         self._skills = None
         if vectorStore and not embedder:
@@ -73,7 +87,7 @@ class Workspace:
                 vector = {"vectorStore": vectorStore, "embedder": embedder,
                           "indexName": self._index_name(searchIndexName)}
             self._search_engine = SearchEngine(bm25=_parse_bm25(bm25) if bm25 else None, vector=vector)
-        if filesystem is None and sandbox is None and not self._has_skills_config():
+        if filesystem is None and sandbox is None and not self._has_skills_config():  # a resolver counts
             raise WorkspaceError("Workspace requires at least a filesystem, sandbox, or skills", "NO_PROVIDERS")
 
     def _index_name(self, configured) -> str:
@@ -125,10 +139,56 @@ class Workspace:
         self.tools_config = config
 
     def has_filesystem_config(self) -> bool:
-        return self.filesystem is not None
+        return self.filesystem is not None or self._filesystem_resolver is not None
 
     def has_sandbox_config(self) -> bool:
-        return self.sandbox is not None
+        return self.sandbox is not None or self._sandbox_resolver is not None
+
+    def has_sandbox_resolver(self) -> bool:
+        return self._sandbox_resolver is not None
+
+    def has_sandbox_cache_key(self) -> bool:
+        return self._sandbox_cache_key is not None
+
+    def resolve_filesystem(self, opts=None):
+        """The resolver's filesystem for the request context; a static one as it is; None without."""
+        if self._filesystem_resolver is None:
+            return self.filesystem
+        return self._filesystem_resolver({"requestContext": _context(opts)})
+
+    def resolve_sandbox(self, opts=None):
+        """The resolver's sandbox, memoized per sandboxCacheKey when that gives a key."""
+        if self._sandbox_resolver is None:
+            return self.sandbox
+        request_context = _context(opts)
+        key = self._sandbox_cache_key({"requestContext": request_context}) if self._sandbox_cache_key else None
+        if key is None:
+            return self._sandbox_resolver({"requestContext": request_context})
+        if key not in self._sandbox_key_cache:
+            self._sandbox_key_cache[key] = self._sandbox_resolver({"requestContext": request_context})
+        return self._sandbox_key_cache[key]
+
+    def clear_sandbox_cache(self, key=None) -> None:
+        """Drops keyed resolver sandboxes (one key, or all); the sandboxes themselves are not touched."""
+        if key is None:
+            self._sandbox_key_cache.clear()
+        else:
+            self._sandbox_key_cache.pop(key, None)
+        return None
+
+    def effective(self, request_context: dict | None, filesystem: bool = False, sandbox: bool = False):
+        """resolveEffectiveWorkspace: this workspace, or a view with the resolved providers."""
+        self.touch()
+        need_fs = filesystem and self.filesystem is None and self._filesystem_resolver is not None
+        need_sb = sandbox and self.sandbox is None and self._sandbox_resolver is not None
+        if not need_fs and not need_sb:
+            return self
+        opts = {"requestContext": request_context or {}}
+        fs = self.resolve_filesystem(opts) if need_fs else None
+        sb = self.resolve_sandbox(opts) if need_sb else None
+        if fs is None and sb is None:
+            return self
+        return EffectiveWorkspace(self, fs, sb)
 
     def require_filesystem(self):
         if self.filesystem is None:
@@ -165,8 +225,11 @@ class Workspace:
             return None
         self._assert_search_writable()
         if self._skills is None:
-            from .skills import WorkspaceSkills
-            self._skills = WorkspaceSkills(self.filesystem, self.skills_config, self._search_engine,
+            from .skills import LocalSkillSource, WorkspaceSkills
+            # skillSource over the filesystem; with neither, LocalSkillSource reads the process's cwd
+            source = (LocalSkillSource(**self.skill_source) if self.skill_source is not None
+                      else self.filesystem if self.filesystem is not None else LocalSkillSource())
+            self._skills = WorkspaceSkills(source, self.skills_config, self._search_engine,
                                            self._assert_search_writable)
         return self._skills
 
@@ -195,7 +258,9 @@ class Workspace:
         scoped = self._search_engine.count_by_prefix(SKILL_SCOPE_DOCUMENT_PREFIX)
         top_k = options.get("topK")
         top_k = 10 if top_k is None else top_k
-        results = self._search_engine.search(query, {**options, "topK": top_k + scoped})
+        unscoped = {"skillScope": {"$exists": False}}
+        flt = {"$and": [options["filter"], unscoped]} if options.get("filter") else unscoped
+        results = self._search_engine.search(query, {**options, "topK": top_k + scoped, "filter": flt})
         results = [r for r in results if (r.get("metadata") or {}).get("skillScope", UNDEFINED) is UNDEFINED]
         return results[:top_k]
 
@@ -247,9 +312,7 @@ class Workspace:
             entries.append((path, docs))
         for path, _ in entries:
             self._search_engine.remove_source(path)
-        for _, docs in entries:
-            for doc in docs:
-                self._search_engine.index(doc)
+        self._search_engine.index_many([doc for _, docs in entries for doc in docs])
         return [path for path, _ in entries]
 
     # -- lifecycle ------------------------------------------------------------------------------
@@ -285,6 +348,7 @@ class Workspace:
                 self.sandbox.destroy()
             if self.filesystem is not None:
                 self.filesystem.destroy()  # LocalFilesystem keeps the files on disk
+            self.clear_sandbox_cache()  # resolver sandboxes are the application's: dropped, not destroyed
             self._status = "destroyed"
         except Exception:
             self._status = "error"
@@ -302,6 +366,12 @@ class Workspace:
         info = {"id": self.id, "name": self.name, "status": self._status,
                 "createdAt": self.createdAt, "lastAccessedAt": self.lastAccessedAt}
         fs = self.filesystem
+        resolve = options.get("resolveDynamicProviders")
+        if fs is None and self._filesystem_resolver is not None and (resolve is None or resolve):
+            fs = self.resolve_filesystem({"requestContext": options.get("requestContext") or {}})
+        if fs is None and self._filesystem_resolver is not None:
+            info["filesystem"] = {"id": f"{self.id}-dynamic-filesystem", "name": "DynamicFilesystem",
+                                  "provider": "dynamic", "status": "pending"}
         if fs is not None:
             fs_info = fs.get_info() if hasattr(fs, "get_info") else {}
             info["filesystem"] = _defined({
@@ -330,6 +400,8 @@ class Workspace:
                 "status": sb_info.get("status") or getattr(sb, "status", None),
                 "resources": sb_info.get("resources"),
             })
+        elif self._sandbox_resolver is not None:  # never resolved here: that could provision one
+            info["sandbox"] = {"provider": "dynamic", "status": "pending"}
         return info
 
     def _all_files(self, fs, directory: str, depth: int, max_depth: int) -> list[str]:
@@ -348,17 +420,68 @@ class Workspace:
         return files
 
     def get_instructions(self, opts: dict | None = None) -> str:
-        """The sandbox's instructions, then the filesystem's, blank-line separated, empty parts dropped."""
-        parts = []
-        if self.sandbox is not None and hasattr(self.sandbox, "get_instructions"):
-            text = self.sandbox.get_instructions()
-            if text:
-                parts.append(text)
-        if self.filesystem is not None and hasattr(self.filesystem, "get_instructions"):
-            text = self.filesystem.get_instructions()
-            if text:
-                parts.append(text)
-        return "\n\n".join(parts)
+        """The static providers' instructions (a resolver-backed one contributes nothing)."""
+        return _instructions_for(self.filesystem, self.sandbox, opts)
+
+    def get_instructions_async(self, opts: dict | None = None) -> str:
+        """A resolver filesystem is resolved; a resolver sandbox gives placeholder text, or a function's
+        text, unless instructions.dynamicSandbox is 'resolve'."""
+        request_context = _context(opts)
+        resolved_opts = {**(opts or {}), "requestContext": request_context}
+        fs = self.resolve_filesystem(resolved_opts) if self._filesystem_resolver else self.filesystem
+        mode = self._dynamic_sandbox_instructions
+        if self._sandbox_resolver is not None and mode != "resolve":
+            sandbox_text = mode({"requestContext": request_context}) if callable(mode) else DYNAMIC_SANDBOX_INSTRUCTIONS
+            fs_text = _instructions_for(fs, None, resolved_opts)
+            return "\n\n".join(t for t in (sandbox_text, fs_text) if t)
+        sb = self.resolve_sandbox(resolved_opts) if self._sandbox_resolver else self.sandbox
+        return _instructions_for(fs, sb, resolved_opts)
+
+
+DYNAMIC_SANDBOX_INSTRUCTIONS = ("Dynamic sandbox configured. Shell commands execute in a request-scoped sandbox "
+                                "resolved at tool execution time.")
+
+
+def _context(opts) -> dict:
+    """The request context of a method's options: a plain object, {} when absent."""
+    context = (opts or {}).get("requestContext")
+    return context if context is not None else {}
+
+
+def _instructions_for(fs, sandbox, opts) -> str:
+    """The sandbox's instructions, then the filesystem's, blank-line separated, empty parts dropped."""
+    parts = []
+    if sandbox is not None and hasattr(sandbox, "get_instructions"):
+        text = sandbox.get_instructions(opts)
+        if text:
+            parts.append(text)
+    if fs is not None and hasattr(fs, "get_instructions"):
+        text = fs.get_instructions(opts)
+        if text:
+            parts.append(text)
+    return "\n\n".join(parts)
+
+
+class EffectiveWorkspace:
+    """The workspace as a tool call sees it: the resolved filesystem and/or sandbox in place."""
+
+    def __init__(self, workspace, filesystem=None, sandbox=None):
+        self._workspace = workspace
+        self.filesystem = filesystem if filesystem is not None else workspace.filesystem
+        self.sandbox = sandbox if sandbox is not None else workspace.sandbox
+
+    def require_filesystem(self):
+        if self.filesystem is None:
+            raise FilesystemNotAvailableError()
+        return self.filesystem
+
+    def require_sandbox(self):
+        if self.sandbox is None:
+            raise SandboxNotAvailableError()
+        return self.sandbox
+
+    def __getattr__(self, name):
+        return getattr(self._workspace, name)
 
 
 def _parse_bm25(bm25) -> dict:

@@ -31,10 +31,12 @@ import { createInterface } from 'node:readline';
 
 const PROTOCOL = 1;
 
-const { Workspace, LocalFilesystem, LocalSandbox, createWorkspaceTools, createSkillTools } = await import('@mastra/core/workspace');
+const { Workspace, LocalFilesystem, LocalSandbox, LocalSkillSource, createWorkspaceTools, createSkillTools } = await import('@mastra/core/workspace');
 const { standardSchemaToJSONSchema, isStandardSchemaWithJSON, toStandardSchema } = await import('@mastra/core/schema');
 const { RequestContext } = await import('@mastra/core/request-context');
 const { makeCoreTool } = await import('@mastra/core/utils');
+const HostSearch = await import('./host-search.mjs');
+const HostProviders = await import('./host-providers.mjs');
 
 const require = createRequire(import.meta.url);
 const CORE_VERSION = JSON.parse(readFileSync(require.resolve('@mastra/core/package.json'), 'utf8')).version;
@@ -72,6 +74,7 @@ const CAPABILITIES = [
   'fs_interface',
   'posix_errors',
   'bm25',
+  'vector',
   'skills',
   ...(astGrepAvailable() ? ['ast_edit'] : []),
 ];
@@ -239,6 +242,16 @@ function hostFunction(spec, session, where) {
     if (kind === 'const') return () => spec.value;
     if (kind === 'contextEquals') return ({ requestContext }) => contextGet(requestContext, spec.key) === spec.value;
     if (kind === 'argStartsWith') return ({ args }) => typeof args?.[spec.arg] === 'string' && args[spec.arg].startsWith(spec.prefix);
+    if (kind === 'startsWith') return value => typeof value === 'string' && value.startsWith(spec.prefix);
+    if (kind === 'contextValue') return HostProviders.contextValueFn(spec);
+    if (kind === 'recordCall') {
+      return (...args) => {
+        session.hookLog.push({ hook: where, args: toWire(args) });
+        return undefined;
+      };
+    }
+    if (kind === 'filesystemResolver') return HostProviders.filesystemResolver(spec, session, LocalFilesystem);
+    if (kind === 'sandboxResolver') return HostProviders.sandboxResolver(spec, session, LocalSandbox);
     if (kind === 'throw') {
       return () => {
         throw new Error(spec.message ?? 'config function failed');
@@ -291,6 +304,8 @@ async function opOpen(params) {
   let tools;
   const pending = {
     hookLog: [],
+    root,
+    resolvedSandboxes: [], // from a sandbox resolver: not the workspace's, destroyed on close
     requestContext: isPlainObject(ws.requestContext) ? ws.requestContext : {},
     toolOptions: isPlainObject(ws.toolOptions) ? ws.toolOptions : undefined,
   };
@@ -298,17 +313,21 @@ async function opOpen(params) {
     let filesystem;
     if (ws.filesystem === null) {
       filesystem = undefined;
+    } else if (isHostFunction(ws.filesystem)) {
+      filesystem = hostFunction(ws.filesystem, pending, 'filesystem'); // a resolver
     } else {
       const fsOpts = ws.filesystem ?? {};
       if (!isPlainObject(fsOpts)) throw new Fault('workspace.filesystem must be an object or null');
       if (S3) ({ fs: filesystem, mirror: pending.s3mirror } = S3.filesystem(root, fsOpts));
-      else filesystem = new LocalFilesystem({ basePath: root, ...fsOpts });
+      else filesystem = new LocalFilesystem({ basePath: root, ...withHostFunctions(fsOpts, pending, 'filesystem') });
     }
 
     let sandbox;
-    if (ws.sandbox !== undefined && ws.sandbox !== null) {
+    if (isHostFunction(ws.sandbox)) {
+      sandbox = hostFunction(ws.sandbox, pending, 'sandbox'); // a resolver
+    } else if (ws.sandbox !== undefined && ws.sandbox !== null) {
       if (!isPlainObject(ws.sandbox)) throw new Fault('workspace.sandbox must be an object or null');
-      sandbox = new LocalSandbox({ workingDirectory: root, ...ws.sandbox });
+      sandbox = new LocalSandbox({ workingDirectory: root, ...withHostFunctions(ws.sandbox, pending, 'sandbox') });
     }
 
     if (ws.tools !== undefined && ws.tools !== null && !isPlainObject(ws.tools)) {
@@ -326,6 +345,18 @@ async function opOpen(params) {
       if (ws[key] !== undefined) config[key] = ws[key];
     }
     if (isHostFunction(ws.skills)) config.skills = hostFunction(ws.skills, pending, 'skills');
+    if (isPlainObject(ws.skillSource)) config.skillSource = new LocalSkillSource(ws.skillSource);
+    if (ws.sandboxCacheKey !== undefined) config.sandboxCacheKey = withHostFunctions(ws.sandboxCacheKey, pending, 'sandboxCacheKey');
+    if (isPlainObject(ws.instructions)) config.instructions = withHostFunctions(ws.instructions, pending, 'instructions');
+    // Host search objects (spec/protocol.md): an in-memory vector store and a letter-count embedder.
+    if (ws.vectorStore !== undefined) {
+      if (ws.vectorStore?.$store !== 'memory') throw new Fault('workspace.vectorStore must be {"$store": "memory"}');
+      config.vectorStore = HostSearch.memoryVectorStore(pending.hookLog);
+    }
+    if (ws.embedder !== undefined) {
+      if (ws.embedder?.$embedder !== 'letters') throw new Fault('workspace.embedder must be {"$embedder": "letters", ...}');
+      config.embedder = HostSearch.letterEmbedder(ws.embedder, pending.hookLog);
+    }
     if (Array.isArray(ws.bm25?.tokenize?.stopwords)) {
       config.bm25 = { ...ws.bm25, tokenize: { ...ws.bm25.tokenize, stopwords: new Set(ws.bm25.tokenize.stopwords) } };
     }
@@ -470,6 +501,7 @@ async function opHookLog(params) {
 async function destroySession(session) {
   sessions.delete(session.id);
   await session.workspace.destroy();
+  for (const sandbox of session.resolvedSandboxes ?? []) await sandbox.destroy().catch(() => {});
   if (session.s3mirror) await S3.clear(session.s3mirror);
 }
 

@@ -136,10 +136,11 @@ class LocalSandbox:
         finally:
             self.processes.release(handle.pid)
 
-    def get_instructions(self) -> str:
+    def get_instructions(self, opts: dict | None = None) -> str:
         if isinstance(self.instructions, str):
             return self.instructions
         default = f'Local command execution. Working directory: "{self.working_directory}".'
         if callable(self.instructions):
-            return self.instructions({"defaultInstructions": default})
+            return self.instructions({"defaultInstructions": default,
+                                      "requestContext": (opts or {}).get("requestContext")})
         return default

@@ -79,7 +79,7 @@ class ProcessHandle:
     """One spawned process: retained output, exit code (None while running), wait and kill."""
 
     def __init__(self, popen: subprocess.Popen, command: str, timeout_ms: float | None,
-                 max_retained: float = DEFAULT_MAX_RETAINED_BYTES):
+                 max_retained: float = DEFAULT_MAX_RETAINED_BYTES, on_stdout=None, on_stderr=None):
         self.popen = popen
         self.pid = str(popen.pid)
         self.command = command
@@ -98,15 +98,16 @@ class ProcessHandle:
             self._timer.daemon = True
             self._timer.start()
         self._timeout_ms = timeout_ms
-        self._readers = [threading.Thread(target=self._read, args=(popen.stdout, self._stdout), daemon=True),
-                         threading.Thread(target=self._read, args=(popen.stderr, self._stderr), daemon=True)]
+        # onStdout / onStderr: called with each decoded chunk and the pid, as the data arrives
+        self._readers = [threading.Thread(target=self._read, args=(popen.stdout, self._stdout, on_stdout), daemon=True),
+                         threading.Thread(target=self._read, args=(popen.stderr, self._stderr, on_stderr), daemon=True)]
         for t in self._readers:
             t.start()
         threading.Thread(target=self._close_watch, daemon=True).start()
 
     # -- output --------------------------------------------------------------------------------
 
-    def _read(self, stream, sink: RetainedOutput) -> None:
+    def _read(self, stream, sink: RetainedOutput, callback=None) -> None:
         decoder = codecs.getincrementaldecoder("utf-8")("replace")
         fd = stream.fileno()
         try:
@@ -118,12 +119,22 @@ class ProcessHandle:
                 if text:
                     with self._lock:
                         sink.append(text)
+                    if callback is not None:
+                        try:
+                            callback(text, self.pid)
+                        except Exception:
+                            pass  # a failing callback does not stop the stream
         except OSError:
             pass
         tail = decoder.decode(b"", final=True)
         if tail:
             with self._lock:
                 sink.append(tail)
+            if callback is not None:
+                try:
+                    callback(tail, self.pid)
+                except Exception:
+                    pass
         stream.close()
 
     @property
@@ -176,7 +187,9 @@ class ProcessHandle:
         exit_code, out, err = self.snapshot()
         return {"success": exit_code == 0, "exitCode": exit_code, "stdout": out, "stderr": err,
                 "executionTimeMs": int((time.monotonic() - self.started) * 1000),
-                "killed": self._killed_by_signal, "timedOut": self._timed_out}
+                "killed": self._killed_by_signal, "timedOut": self._timed_out,
+                "stdoutTruncated": self._stdout.dropped > 0, "stderrTruncated": self._stderr.dropped > 0,
+                "stdoutDroppedBytes": self._stdout.dropped, "stderrDroppedBytes": self._stderr.dropped}
 
     def kill(self) -> bool:
         """SIGKILL to the whole process group; False when the process had already finished."""
@@ -208,7 +221,8 @@ class LocalProcessManager:
         return os.path.abspath(os.path.join(working, cwd))
 
     def spawn(self, command: str, cwd: str | None = None, timeout_ms: float | None = None,
-              env: dict | None = None, max_retained: float = DEFAULT_MAX_RETAINED_BYTES) -> ProcessHandle:
+              env: dict | None = None, max_retained: float = DEFAULT_MAX_RETAINED_BYTES,
+              on_stdout=None, on_stderr=None) -> ProcessHandle:
         self.sandbox.ensure_running()
         overlay = self.sandbox.get_env()
         if overlay:
@@ -234,7 +248,7 @@ class LocalProcessManager:
             code = _errno.errorcode.get(exc.errno, "EIO")
             raise SpawnError(execa_errors.spawn_failure_message(
                 code, execa_errors.node_spawn_error(code, spawnfile), file, args, resolved_cwd)) from None
-        handle = ProcessHandle(popen, command, timeout_ms, max_retained)
+        handle = ProcessHandle(popen, command, timeout_ms, max_retained, on_stdout, on_stderr)
         with self._lock:
             self._tracked[handle.pid] = handle
             self._dismissed.discard(handle.pid)

@@ -42,14 +42,17 @@ def create_workspace_tools(workspace, request_context: dict | None = None,
     read_only = bool(workspace.filesystem is not None and workspace.filesystem.readOnly)
     tracker = ReadTracker()
     lock = WriteLock(config.get("writeLockTimeoutMs"))
+    # (slot, the provider its calls resolve first: resolveEffectiveWorkspace's targets)
     slots = []
-    if workspace.filesystem is not None:
-        slots += filesystem_slots(options)
+    if workspace.has_filesystem_config():  # a static filesystem or a resolver
+        slots += [(slot, "filesystem") for slot in filesystem_slots(options)]
     from . import search_tools
-    slots += search_tools.slots(workspace)
+    slots += [(slot, None) for slot in search_tools.slots(workspace)]
     if workspace.sandbox is not None:
-        slots += sandbox_slots(workspace.sandbox)
-    for slot in slots:
+        slots += [(slot, "sandbox") for slot in sandbox_slots(workspace.sandbox)]
+    elif workspace.has_sandbox_config():  # a resolver: every sandbox tool, capabilities checked per call
+        slots += [(slot, "sandbox") for slot in resolver_sandbox_slots()]
+    for slot, target in slots:
         if not workspace.tool_enabled(slot.tool.id, request_context):
             continue
         if slot.needs_write and read_only:
@@ -63,15 +66,24 @@ def create_workspace_tools(workspace, request_context: dict | None = None,
         settings = {"hooks": config.get("hooks"),
                     "requireApproval": workspace.tool_setting(slot.tool.id, "requireApproval", False),
                     "requireReadBeforeWrite": workspace.tool_config(slot.tool.id).get("requireReadBeforeWrite")}
-        tools[name] = BoundTool(name, slot, workspace, tracker, lock, request_context or {}, settings)
+        tools[name] = BoundTool(name, slot, workspace, tracker, lock, request_context or {}, settings, target)
     return tools
+
+
+def resolver_sandbox_slots() -> list[Slot]:
+    from .execute_command import execute_command_with_background_tool
+    from .get_process_output import get_process_output_tool
+    from .kill_process import kill_process_tool
+    return [Slot(execute_command_with_background_tool), Slot(get_process_output_tool), Slot(kill_process_tool)]
 
 
 class BoundTool:
     """A tool bound to its workspace under its exposed name: what an agent would call."""
 
     def __init__(self, name: str, slot: Slot, workspace, tracker: ReadTracker, lock: WriteLock,
-                 request_context: dict, settings: dict | None = None):
+                 request_context: dict, settings: dict | None = None, target: str | None = None):
+        self.target = target  # "filesystem" / "sandbox": resolved per call when it is a resolver
+        self.tool_call_id = None  # the agent's id for the call in progress (set by the caller)
         self.request_context = request_context
         self.settings = settings or {}
         self.name = name
@@ -124,10 +136,13 @@ class BoundTool:
         return output
 
     def _tracked(self, args: dict):
-        self.workspace.touch()  # resolveEffectiveWorkspace: lastAccessedAt = new Date()
+        # resolveEffectiveWorkspace: lastAccessedAt = new Date(), and a resolver's provider in place
+        workspace = self.workspace.effective(self.request_context, filesystem=self.target == "filesystem",
+                                             sandbox=self.target == "sandbox")
         mode = self.slot.tracker
-        fs = self.workspace.filesystem
-        ctx = ToolContext(self.workspace)
+        fs = workspace.filesystem
+        ctx = ToolContext(workspace)
+        ctx.extra["toolCallId"] = self.tool_call_id
         if mode is None or fs is None:
             return self._validated(args, ctx)
         scope = read_scope(fs)

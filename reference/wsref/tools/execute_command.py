@@ -140,7 +140,26 @@ def execute(args: dict, ctx: ToolContext):
         processes = getattr(sandbox, "processes", None)
         if processes is None:
             raise SandboxFeatureNotSupportedError("processes")
-        handle = processes.spawn(command, cwd=cwd or None, timeout_ms=timeout_ms)
+        bg = workspace.tool_config(EXECUTE_COMMAND).get("backgroundProcesses") or {}
+        call_id = ctx.extra.get("toolCallId")
+        on_out, on_err, on_exit = bg.get("onStdout"), bg.get("onStderr"), bg.get("onExit")
+        handle = processes.spawn(
+            command, cwd=cwd or None, timeout_ms=timeout_ms,
+            on_stdout=(lambda data, pid: on_out(data, {"pid": pid, "toolCallId": call_id})) if on_out else None,
+            on_stderr=(lambda data, pid: on_err(data, {"pid": pid, "toolCallId": call_id})) if on_err else None)
+        if on_exit:  # fire and forget, after the process has finished; a failing callback is only logged
+            def observe():
+                result = handle.wait()
+                try:
+                    on_exit({"pid": handle.pid, "exitCode": result["exitCode"], "stdout": result["stdout"],
+                             "stderr": result["stderr"], "stdoutTruncated": result["stdoutTruncated"],
+                             "stderrTruncated": result["stderrTruncated"],
+                             "stdoutDroppedBytes": result["stdoutDroppedBytes"],
+                             "stderrDroppedBytes": result["stderrDroppedBytes"], "toolCallId": call_id})
+                except Exception:
+                    pass
+            import threading
+            threading.Thread(target=observe, daemon=True).start()
         return f"Started background process (PID: {handle.pid})"
 
     if not hasattr(sandbox, "execute_command"):

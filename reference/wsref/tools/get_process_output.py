@@ -5,7 +5,7 @@ from ..errors import SandboxNotAvailableError
 from ..output import DEFAULT_TAIL_LINES
 from ..sandbox.errors import SandboxFeatureNotSupportedError
 from .base import Tool, ToolContext
-from .sandbox_tools import sandbox_to_model_output, truncate_output
+from .sandbox_tools import dynamic_sandbox_hint, sandbox_to_model_output, truncate_output
 
 GET_PROCESS_OUTPUT = "mastra_workspace_get_process_output"
 
@@ -44,7 +44,7 @@ def execute(args: dict, ctx: ToolContext):
         raise SandboxFeatureNotSupportedError("processes")
     handle = processes.get(pid)
     if handle is None:
-        return f"No background process found with PID {pid}."
+        return f"No background process found with PID {pid}.{dynamic_sandbox_hint(workspace)}"
     if args.get("wait") and handle.exit_code is None:
         handle.wait()
     exit_code, raw_stdout, raw_stderr = handle.snapshot()

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..errors import SandboxNotAvailableError
 from ..sandbox.errors import SandboxFeatureNotSupportedError
 from .base import Tool, ToolContext
-from .sandbox_tools import sandbox_to_model_output, truncate_output
+from .sandbox_tools import dynamic_sandbox_hint, sandbox_to_model_output, truncate_output
 
 KILL_PROCESS = "mastra_workspace_kill_process"
 KILL_TAIL_LINES = 50
@@ -35,7 +35,7 @@ def execute(args: dict, ctx: ToolContext):
         raise SandboxFeatureNotSupportedError("processes")
     handle = processes.get(pid)          # the output is read from this handle after the kill
     if not processes.kill(pid):
-        return f"Process {pid} was not found or had already exited."
+        return f"Process {pid} was not found or had already exited.{dynamic_sandbox_hint(workspace)}"
     parts = [f"Process {pid} has been killed."]
     if handle is not None:
         token_limit = workspace.tool_config(KILL_PROCESS).get("maxOutputTokens")

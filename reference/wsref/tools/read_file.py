@@ -6,7 +6,7 @@ import re
 import json
 
 from ..errors import JsError
-from ..line_utils import extract_lines, format_with_line_numbers
+from ..line_utils import extract_lines, extract_lines_from_file, format_with_line_numbers
 from ..mime import is_text_like
 from ..output import apply_token_limit
 from .base import Tool, ToolContext, media_result, media_to_model_output
@@ -90,15 +90,33 @@ def execute(args: dict, ctx: ToolContext):
                 "text. Pass an explicit `encoding` (e.g. `base64`) to read the raw bytes, or configure "
                 "`mediaTypes` on the read_file tool to surface it as a media part.")
     effective = encoding or "utf-8"
-    content = fs.read_file(path, effective)
     token_limit = config.get("maxOutputTokens")
+    if (offset is not None or limit is not None) and effective in ("utf-8", "utf8") and hasattr(fs, "open_read"):
+        # A line window of a text file: streamed, so memory follows the window, not the file.
+        part = _streamed_window(fs, path, offset, limit)
+        if part is not None:
+            return _lines_output(args, stat, part, offset, limit, token_limit)
+    content = fs.read_file(path, effective)
     if encoding and encoding not in ("utf-8", "utf8"):
         return apply_token_limit(f"{stat.path} ({stat.size} bytes, {effective})\n{content}", token_limit)
     if isinstance(content, bytes):  # a provider that hands back bytes for a UTF-8 read
         import base64
         return apply_token_limit(f"{stat.path} ({stat.size} bytes, base64)\n{base64.b64encode(content).decode()}",
                                  token_limit)
-    part = extract_lines(content, offset, limit)
+    return _lines_output(args, stat, extract_lines(content, offset, limit), offset, limit, token_limit)
+
+
+def _streamed_window(fs, path, offset, limit):
+    """extract_lines of the file's UTF-8 text, read in chunks; None when reading fails midway
+    (the whole-file read then raises the error read_file raises)."""
+    with fs.open_read(path) as fh:
+        try:
+            return extract_lines_from_file(fh, offset, limit)
+        except OSError:
+            return None
+
+
+def _lines_output(args, stat, part, offset, limit, token_limit):
     has_lines = part.start != 0 or part.end != 0
     body = format_with_line_numbers(part.content, part.start) if args.get("showLineNumbers", True) is not False and has_lines else part.content
     if offset is not None or limit is not None:

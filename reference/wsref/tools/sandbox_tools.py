@@ -36,6 +36,14 @@ def truncate_output(output: str, tail=None, token_limit=None) -> str:
     return apply_token_limit_sandwich(apply_tail(output, tail), token_limit)
 
 
+def dynamic_sandbox_hint(workspace) -> str:
+    """getDynamicSandboxCacheKeyHint: for a resolver sandbox without sandboxCacheKey, why a PID is unknown."""
+    if not getattr(workspace, "has_sandbox_resolver", lambda: False)() or workspace.has_sandbox_cache_key():
+        return ""
+    return (" If this process was started from a dynamic sandbox resolver, configure sandboxCacheKey or have the "
+            "resolver return the same sandbox for follow-up calls.")
+
+
 def sandbox_to_model_output(output):
     if isinstance(output, str):
         return {"type": "text", "value": strip_ansi(output)}

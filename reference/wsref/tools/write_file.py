@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..errors import WorkspaceReadOnlyError
-from ..local_filesystem import js_utf8
+from ..local_filesystem import LocalFilesystem, js_utf8
 from .base import Tool, ToolContext
 
 WRITE_FILE = "mastra_workspace_write_file"
@@ -25,6 +25,8 @@ INPUT_SCHEMA = {
 
 def utf8_byte_length(text: str) -> int:
     """Buffer.byteLength(text, 'utf-8'): a lone surrogate counts as the three bytes of U+FFFD."""
+    if text.isascii():  # O(1): one byte per character, no second 5 MB encode after the write's
+        return len(text)
     return len(js_utf8(text))
 
 
@@ -33,10 +35,15 @@ def execute(args: dict, ctx: ToolContext) -> str:
     path, content = args["path"], args["content"]
     if fs.readOnly:
         raise WorkspaceReadOnlyError("write_file")
+    if isinstance(fs, LocalFilesystem) and isinstance(content, str):
+        # Encoded once, here: LocalFilesystem writes these exact bytes (js_utf8 is what it would do
+        # with the string) and the message needs their count (a second encode of a large file).
+        content = js_utf8(content)
     # The read tracker (write mode) hands over the mtime recorded at the last read, if any.
     fs.write_file(path, content, overwrite=args.get("overwrite"), expectedMtime=ctx.extra.get("expected_mtime"))
     # No LSP manager in this reference, so no diagnostics are appended.
-    return f"Wrote {utf8_byte_length(content)} bytes to {path}"
+    size = len(content) if isinstance(content, bytes) else utf8_byte_length(content)
+    return f"Wrote {size} bytes to {path}"
 
 
 TOOL = Tool(WRITE_FILE, DESCRIPTION, INPUT_SCHEMA, execute)
