@@ -1,0 +1,52 @@
+// Host provider resolvers for the wsconf bridge (spec/protocol.md, "Host functions").
+//
+// A resolver-backed filesystem or sandbox is a function of the request context; a case names one
+// and the bridge builds it here. Each call is logged to the session's hook log and returns a new
+// LocalFilesystem / LocalSandbox on the case's root (or on a folder below it named by a request
+// context value). Resolved sandboxes are remembered so the session can destroy them on close:
+// the workspace does not own them.
+
+import { join } from 'node:path';
+
+/** A RequestContext (or a plain object) as a plain object, for the log. */
+export function plainContext(requestContext) {
+  if (!requestContext) return {};
+  if (typeof requestContext.entries === 'function') return Object.fromEntries(requestContext.entries());
+  return { ...requestContext };
+}
+
+function contextValue(requestContext, key) {
+  if (!requestContext) return undefined;
+  if (typeof requestContext.get === 'function') return requestContext.get(key);
+  return requestContext[key];
+}
+
+function below(root, requestContext, key) {
+  return key === undefined ? root : join(root, String(contextValue(requestContext, key)));
+}
+
+/** `{"$fn": "filesystemResolver", "options"?: {...}, "basePathKey"?: K}` */
+export function filesystemResolver(spec, session, LocalFilesystem) {
+  return ({ requestContext }) => {
+    session.hookLog.push({ hook: 'filesystemResolver', requestContext: plainContext(requestContext) });
+    return new LocalFilesystem({ basePath: below(session.root, requestContext, spec.basePathKey), ...(spec.options ?? {}) });
+  };
+}
+
+/** `{"$fn": "sandboxResolver", "options"?: {...}, "workingDirectoryKey"?: K}` */
+export function sandboxResolver(spec, session, LocalSandbox) {
+  return ({ requestContext }) => {
+    session.hookLog.push({ hook: 'sandboxResolver', requestContext: plainContext(requestContext) });
+    const sandbox = new LocalSandbox({
+      workingDirectory: below(session.root, requestContext, spec.workingDirectoryKey),
+      ...(spec.options ?? {}),
+    });
+    session.resolvedSandboxes.push(sandbox);
+    return sandbox;
+  };
+}
+
+/** `{"$fn": "contextValue", "key": K}`: `({requestContext}) => requestContext.get(K)`. */
+export function contextValueFn(spec) {
+  return ({ requestContext }) => contextValue(requestContext, spec.key);
+}
