@@ -21,7 +21,6 @@ from decimal import ROUND_HALF_UP, Decimal
 import yaml
 
 from .jsstr import js_trim
-from .search import UNDEFINED
 
 SKILL_SCOPE_DOCUMENT_PREFIX = "skill-scope:"
 _SOURCE_PRIORITY = {"local": 0, "managed": 1, "external": 2}
@@ -584,11 +583,6 @@ def js_to_fixed(x: float, digits: int) -> str:
     """Number.prototype.toFixed: the exact value rounded half up (not Python's half-even)."""
     q = Decimal(x).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
     return f"{q:.{digits}f}"
-
-
-def public_skill(skill: dict) -> dict:
-    """get()'s value: the skill without undefined fields, as JSON shows it."""
-    return {k: v for k, v in skill.items() if v is not None}
 
 
 # -- the skill tools --------------------------------------------------------------------------------
