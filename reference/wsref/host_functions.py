@@ -48,6 +48,8 @@ def build(spec: dict, log: list, where: str):
             return lambda ctx: spec["value"]
         if kind == "contextEquals":
             return lambda ctx: (ctx.get("requestContext") or {}).get(spec["key"]) == spec["value"]
+        if kind == "mergeEnv":  # setEnv's updater: env => ({...env, ...spec.env})
+            return lambda env: {**env, **spec["env"]}
         if kind == "argStartsWith":
             return lambda ctx: isinstance((ctx.get("args") or {}).get(spec["arg"]), str) and \
                 ctx["args"][spec["arg"]].startswith(spec["prefix"])

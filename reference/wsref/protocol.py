@@ -300,6 +300,7 @@ WORKSPACE_METHODS = {
     "sandbox.provider": lambda s: _sandbox(s).provider,
     "filesystem.provider": lambda s: _fs(s).provider,
     "sandbox.getInstructions": lambda s: _sandbox(s).get_instructions(),
+    "sandbox.setEnv": lambda s, update: _sandbox(s).set_env(update),
 }
 
 

@@ -242,6 +242,7 @@ function hostFunction(spec, session, where) {
     if (kind === 'const') return () => spec.value;
     if (kind === 'contextEquals') return ({ requestContext }) => contextGet(requestContext, spec.key) === spec.value;
     if (kind === 'argStartsWith') return ({ args }) => typeof args?.[spec.arg] === 'string' && args[spec.arg].startsWith(spec.prefix);
+    if (kind === 'mergeEnv') return env => ({ ...env, ...spec.env });
     if (kind === 'startsWith') return value => typeof value === 'string' && value.startsWith(spec.prefix);
     if (kind === 'contextValue') return HostProviders.contextValueFn(spec);
     if (kind === 'recordCall') {
