@@ -14,6 +14,7 @@ from .errors import js_name
 from .host_functions import with_host_functions
 from .local_filesystem import FileStat, LocalFilesystem, iso
 from .sandbox import LocalSandbox
+from .sandbox.isolation import is_bwrap_available
 from .tools import create_workspace_tools
 from .tools import ast_edit
 from .tools.base import is_media_result
@@ -24,7 +25,8 @@ CAPABILITIES = (
     "filesystem", "local_paths", "symlinks", "file_modes", "empty_dirs", "tilde_home", "media",
     "read_only", "allowed_paths", "tool_config", "tool_hooks", "fs_interface", "posix_errors", "sandbox", "processes",
     "lifecycle", "bm25", "vector", "skills",
-) + (("ast_edit",) if ast_edit.engine_available() else ())
+) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
+    ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
 WORKSPACE_OPTIONS = ("bm25", "autoIndexPaths", "skills", "skillSource", "searchIndexName", "operationTimeout",
                      "instructions", "sandboxCacheKey")

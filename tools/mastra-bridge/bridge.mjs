@@ -26,7 +26,7 @@ process.on('unhandledRejection', err => {
 });
 
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const PROTOCOL = 1;
@@ -56,6 +56,11 @@ function astGrepAvailable() {
   }
 }
 
+function bwrapInstalled() {
+  const dirs = (process.env.PATH ?? '').split(':').filter(Boolean);
+  return process.platform === 'linux' && dirs.some(dir => existsSync(`${dir}/bwrap`));
+}
+
 const CAPABILITIES = [
   'filesystem',
   'local_paths',
@@ -77,6 +82,8 @@ const CAPABILITIES = [
   'vector',
   'skills',
   ...(astGrepAvailable() ? ['ast_edit'] : []),
+  // bwrap isolation can only be checked where bwrap is installed; where it is not, the refusal can.
+  ...(bwrapInstalled() ? ['isolation_bwrap'] : ['bwrap_absent']),
 ];
 
 // --- faults ------------------------------------------------------------------------------------
