@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import re
 
-from ..errors import SandboxNotAvailableError
 from ..output import DEFAULT_TAIL_LINES
 from ..sandbox.errors import SandboxFeatureNotSupportedError
 from ..validation import js_type_name, truncate_for_logging
@@ -119,9 +118,7 @@ def execute(args: dict, ctx: ToolContext):
                             f"try again:\n- tail: {issue}\n\nProvided arguments: {truncate_for_logging(args)}"),
                 "validationErrors": {"errors": [], "fields": {"tail": {"errors": [issue], "fields": {}}}}}
     workspace = ctx.workspace
-    sandbox = workspace.sandbox
-    if sandbox is None:
-        raise SandboxNotAvailableError()
+    sandbox = workspace.require_sandbox()
     command, cwd, tail = args["command"], args.get("cwd"), args.get("tail")
     if isinstance(tail, float):
         tail = int(tail)

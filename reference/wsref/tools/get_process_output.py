@@ -1,7 +1,6 @@
 """mastra_workspace_get_process_output: the output and exit status of a background process."""
 from __future__ import annotations
 
-from ..errors import SandboxNotAvailableError
 from ..output import DEFAULT_TAIL_LINES
 from ..sandbox.errors import SandboxFeatureNotSupportedError
 from .base import Tool, ToolContext
@@ -35,9 +34,7 @@ INPUT_SCHEMA = {
 
 def execute(args: dict, ctx: ToolContext):
     workspace = ctx.workspace
-    sandbox = workspace.sandbox
-    if sandbox is None:
-        raise SandboxNotAvailableError()
+    sandbox = workspace.require_sandbox()
     pid, tail = args["pid"], args.get("tail")
     processes = getattr(sandbox, "processes", None)
     if processes is None:

@@ -1,7 +1,6 @@
 """mastra_workspace_kill_process: SIGKILL a background process (its whole group) and show its last output."""
 from __future__ import annotations
 
-from ..errors import SandboxNotAvailableError
 from ..sandbox.errors import SandboxFeatureNotSupportedError
 from .base import Tool, ToolContext
 from .sandbox_tools import dynamic_sandbox_hint, sandbox_to_model_output, truncate_output
@@ -26,9 +25,7 @@ INPUT_SCHEMA = {
 
 def execute(args: dict, ctx: ToolContext):
     workspace = ctx.workspace
-    sandbox = workspace.sandbox
-    if sandbox is None:
-        raise SandboxNotAvailableError()
+    sandbox = workspace.require_sandbox()
     pid = args["pid"]
     processes = getattr(sandbox, "processes", None)
     if processes is None:
