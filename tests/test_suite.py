@@ -29,7 +29,8 @@ def test_the_protocol_path_gives_the_same_outcomes(tmp_path):
     code, records, output = run_suite(tmp_path, "reference-protocol")
     assert failures(records) == ""
     assert code == 0, output[-3000:]
-    assert summary(records)["passed"] == len(load_spec().cases)
+    counts = summary(records)
+    assert counts["passed"] + counts["unsupported"] == len(load_spec().cases)
 
 
 @pytest.mark.skipif(bridge_missing_reason() is not None, reason=bridge_missing_reason() or "")
