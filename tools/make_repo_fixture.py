@@ -1,7 +1,8 @@
 """Write fixtures/repo: a small but realistic TypeScript repository tree for the snapshot tests.
 
 Deterministic (seeded), so rerunning it gives the same bytes; the output is committed because the
-snapshots were reviewed against exactly this tree.
+snapshots were reviewed against exactly this tree. The files its .gitignore names (node_modules/,
+dist/, *.log, .env) are added at copy time by conformance/wsconf/snapshots/conftest.py.
 """
 from __future__ import annotations
 
@@ -38,10 +39,6 @@ def main() -> None:
         "package.json": '{\n  "name": "demo-repo",\n  "version": "1.0.0",\n  "type": "module"\n}\n',
         "README.md": "# demo-repo\n\nA fixture for wsconf's snapshot tests.\n\n## Usage\n\nRun `npm test`.\n",
         "tsconfig.json": '{\n  "compilerOptions": { "strict": true }\n}\n',
-        ".env": "SECRET=not-for-listing\n",
-        "debug.log": "log line\n" * 3,
-        "node_modules/left-pad/index.js": "module.exports = s => s;\n",
-        "dist/index.js": "console.log('built');\n",
         "src/errors.ts": "export class UserError extends Error {}\nexport class CacheError extends Error {}\n",
         "docs/guide.md": "# Guide\n\nTODO: write the guide.\n",
         "docs/api/index.md": "# API\n\nSee `src/`.\n",

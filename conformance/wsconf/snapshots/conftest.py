@@ -13,6 +13,15 @@ from ..tree import make_tree
 
 REPO_FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "repo"
 
+# The files the fixture's own .gitignore names. They are written at copy time rather than kept in
+# git, so the repository holds no node_modules/, dist/ or .env of its own.
+IGNORED_FILES = {
+    ".env": "SECRET=not-for-listing\n",
+    "debug.log": "log line\n" * 3,
+    "node_modules/left-pad/index.js": "module.exports = s => s;\n",
+    "dist/index.js": "console.log('built');\n",
+}
+
 
 class TextSnapshot(SingleFileSnapshotExtension):
     """One UTF-8 .txt file per snapshot, holding the exact output with the root made portable."""
@@ -42,6 +51,9 @@ def repo_workspace(adapter):
     tree = make_tree("wsconf-snap-")
     shutil.rmtree(tree.root)
     shutil.copytree(REPO_FIXTURE, tree.root)
+    for rel, text in IGNORED_FILES.items():
+        (tree.root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tree.root / rel).write_text(text, encoding="utf-8")
     session = adapter.open(str(tree.root), str(tree.outside), str(tree.home), {"sandbox": {}})
     try:
         yield session, str(tree.root)
