@@ -256,28 +256,13 @@ class LocalFilesystem:
     # -- reading ----------------------------------------------------------------------------
 
     def read_file(self, input_path: str, encoding: str | None = None) -> str | bytes:
-        absolute = self._checked(input_path)
-        try:
-            st = os.stat(absolute)
-        except FileNotFoundError:
-            raise FileNotFoundError_(input_path) from None
-        except OSError as exc:
-            raise NodeSystemError(_errcode(exc), "stat", absolute) from None
-        if os.path.isdir(absolute):
-            raise IsDirectoryError(input_path)
-        try:
-            with open(absolute, "rb") as fh:
-                data = fh.read()
-        except FileNotFoundError:
-            raise FileNotFoundError_(input_path) from None
-        except OSError as exc:
-            raise NodeSystemError(_errcode(exc), "open", absolute) from None
-        del st
+        with self.open_read(input_path) as fh:
+            data = fh.read()
         return decode(data, encoding) if encoding else data
 
     def open_read(self, input_path: str):
-        """read_file's checks and errors, then the file open for binary reading instead of its bytes:
-        lets read_file's tool take a line window of a large file without holding all of it."""
+        """The file open for binary reading, after read_file's checks and with its errors: read_file
+        reads it whole; the read_file tool takes a line window of a large file without holding all of it."""
         absolute = self._checked(input_path)
         try:
             os.stat(absolute)

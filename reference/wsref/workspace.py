@@ -51,7 +51,21 @@ def _defined(d: dict) -> dict:
     return {k: v for k, v in d.items() if v is not None}
 
 
-class Workspace:
+class ProviderAccess:
+    """What tools ask of a workspace: its filesystem or sandbox, or the upstream's error."""
+
+    def require_filesystem(self):
+        if self.filesystem is None:
+            raise FilesystemNotAvailableError()
+        return self.filesystem
+
+    def require_sandbox(self):
+        if self.sandbox is None:
+            raise SandboxNotAvailableError()
+        return self.sandbox
+
+
+class Workspace(ProviderAccess):
     def __init__(self, filesystem=None, sandbox=None, tools: dict | None = None,
                  id: str | None = None, name: str | None = None, bm25=None, autoIndexPaths=None,
                  skills=None, skillSource=None, searchIndexName=None, operationTimeout=None, vectorStore=None,
@@ -189,16 +203,6 @@ class Workspace:
         if fs is None and sb is None:
             return self
         return EffectiveWorkspace(self, fs, sb)
-
-    def require_filesystem(self):
-        if self.filesystem is None:
-            raise FilesystemNotAvailableError()
-        return self.filesystem
-
-    def require_sandbox(self):
-        if self.sandbox is None:
-            raise SandboxNotAvailableError()
-        return self.sandbox
 
     def touch(self) -> None:
         """What every tool execution does first (resolveEffectiveWorkspace)."""
@@ -462,23 +466,13 @@ def _instructions_for(fs, sandbox, opts) -> str:
     return "\n\n".join(parts)
 
 
-class EffectiveWorkspace:
+class EffectiveWorkspace(ProviderAccess):
     """The workspace as a tool call sees it: the resolved filesystem and/or sandbox in place."""
 
     def __init__(self, workspace, filesystem=None, sandbox=None):
         self._workspace = workspace
         self.filesystem = filesystem if filesystem is not None else workspace.filesystem
         self.sandbox = sandbox if sandbox is not None else workspace.sandbox
-
-    def require_filesystem(self):
-        if self.filesystem is None:
-            raise FilesystemNotAvailableError()
-        return self.filesystem
-
-    def require_sandbox(self):
-        if self.sandbox is None:
-            raise SandboxNotAvailableError()
-        return self.sandbox
 
     def __getattr__(self, name):
         return getattr(self._workspace, name)
