@@ -6,7 +6,7 @@ import sys
 import pytest
 
 from conftest import bridge_missing_reason
-from wsconf.adapters.base import load_adapter
+from wsconf.adapters.registry import load_adapter
 from wsconf.adapters.reference import ReferenceAdapter
 from wsconf.adapters.subprocess import SubprocessAdapter
 
@@ -42,7 +42,7 @@ def test_entry_point_group():
 
 
 def test_cmd_speaks_the_protocol():
-    adapter = load_adapter(f"cmd:{sys.executable} -m wsref.serve")
+    adapter = load_adapter(f"cmd:{sys.executable} -m wsref.server")
     assert isinstance(adapter, SubprocessAdapter) and adapter.name == "wsref"
     check(adapter)
 

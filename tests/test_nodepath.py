@@ -1,4 +1,4 @@
-"""wsref.nodepath follows Node's path.posix exactly (checked live against node when it is installed)."""
+"""wsref.js.node_path follows Node's path.posix exactly (checked live against node when it is installed)."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from wsref import nodepath as p
+from wsref.js import node_path as p
 
 PATHS = ["", "/", "//a//b/", "a/../..", "../a/./b/", "/a/b/../../..", "a/", "./", ".", "..", "a/..",
          "/..foo/..", "x/...", "/a/b/c/", "~/x", "a//b", "/a/./b/.", "..a", ".a", "a.", "a.b.c", "/x/.hidden"]

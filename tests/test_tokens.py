@@ -1,4 +1,4 @@
-"""wsref.tokens: exact port of tokenx 1.3.0 (estimateTokenCount / sliceByTokens /
+"""wsref.js.tokenx: exact port of tokenx 1.3.0 (estimateTokenCount / sliceByTokens /
 @mastra/core sliceByTokensSafe).
 
 (a) Offline: every case in fixtures/tokenx/cases.json (generated from the real
@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wsref import tokens as _tokens_mod
-from wsref.tokens import estimate_token_count, slice_by_tokens, slice_by_tokens_safe
+from wsref.js import tokenx as _tokens_mod
+from wsref.js.tokenx import estimate_token_count, slice_by_tokens, slice_by_tokens_safe
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "tokenx" / "cases.json"
@@ -37,7 +37,7 @@ def _utf16(s: str) -> bytes:
     return s.encode("utf-16-le", "surrogatepass")
 
 
-# wsref.tokens picks one of three equivalent slicing algorithms by cost (small
+# wsref.js.tokenx picks one of three equivalent slicing algorithms by cost (small
 # inputs always take the "forward" one); check every one of them explicitly.
 _STRATEGIES = ("forward", "backward", "full")
 

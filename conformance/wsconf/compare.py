@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from .adapters.base import load_adapter
+from .adapters.registry import load_adapter
 from .render import diff
 from .runner import UNSUPPORTED, run_case
 from .spec import load_spec

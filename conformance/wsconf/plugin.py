@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from . import expectations
-from .adapters.base import AdapterFault, load_adapter
+from .adapters.base import AdapterFault
+from .adapters.registry import load_adapter
 from .render import surrogates_escaped, visible
 from .runner import ERROR, FAILED, PASSED, UNSUPPORTED, run_case
 from .spec import load_spec

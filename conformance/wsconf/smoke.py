@@ -2,7 +2,8 @@
 someone writing a new adapter."""
 from __future__ import annotations
 
-from .adapters.base import AdapterFault, load_adapter
+from .adapters.base import AdapterFault
+from .adapters.registry import load_adapter
 from .runner import PASSED, UNSUPPORTED, run_case
 from .spec import load_spec
 

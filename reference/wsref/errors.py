@@ -1,8 +1,7 @@
-"""The upstream's error classes: the message text and the POSIX-style code are both part of the spec."""
+"""The workspace's error classes (upstream `errors.ts`): message text and POSIX-style code are both spec."""
 from __future__ import annotations
 
-import errno
-import os
+from .js.errors import JsError, JsTypeError, NodeSystemError
 
 
 class WorkspaceError(Exception):
@@ -89,57 +88,6 @@ class StaleFileError(FilesystemError):
 class FileReadRequiredError(FilesystemError):
     def __init__(self, path: str, reason: str):
         super().__init__(reason, "EREAD_REQUIRED", path)
-
-
-class JsError(Exception):
-    """A plain `new Error(message)` upstream (name "Error", no code)."""
-
-    js_name = "Error"
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-
-class JsTypeError(JsError):
-    """A TypeError the upstream's JavaScript raises on a wrong value (e.g. a number as a path)."""
-
-    js_name = "TypeError"
-
-
-class NodeSystemError(Exception):
-    """An error Node's fs layer would throw as is: `ENOTDIR: not a directory, stat '/x/a.txt/'`."""
-
-    js_name = "Error"
-
-    def __init__(self, code: str, syscall: str, path: str, dest: str | None = None):
-        desc = _NODE_DESCRIPTIONS.get(code) or os.strerror(getattr(errno, code, 0)).lower()
-        message = f"{code}: {desc}, {syscall} '{path}'" + (f" -> '{dest}'" if dest else "")
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.syscall = syscall
-        self.path = path
-
-    @classmethod
-    def from_oserror(cls, exc: OSError, syscall: str, path: str) -> "NodeSystemError":
-        return cls(errno.errorcode.get(exc.errno, "EIO"), syscall, path)
-
-
-# libuv's descriptions, which Node prints (they differ from strerror for a few codes).
-_NODE_DESCRIPTIONS = {
-    "ENOENT": "no such file or directory",
-    "ENOTDIR": "not a directory",
-    "EISDIR": "illegal operation on a directory",
-    "EACCES": "permission denied",
-    "EEXIST": "file already exists",
-    "ENOTEMPTY": "directory not empty",
-    "ELOOP": "too many symbolic links encountered",
-    "EPERM": "operation not permitted",
-    "ENAMETOOLONG": "name too long",
-    "EINVAL": "invalid argument",
-    "EXDEV": "cross-device link not permitted",
-}
 
 
 def js_name(exc: BaseException) -> str:

@@ -1,4 +1,4 @@
-"""Line ranges and the line-number gutter, as the upstream's line-utils formats them."""
+"""Line ranges and the line-number gutter (upstream `line-utils.ts`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

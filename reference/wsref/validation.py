@@ -1,5 +1,7 @@
 """Tool input validation the way Mastra's validateToolInput with zod v4 does it.
 
+Upstream this is outside workspace/ (core/src/tools/validation.ts and zod); the tools need it whole.
+
 Bad input is returned (not thrown) as `{error: true, message, validationErrors}`; the message
 lists zod's issue texts and the arguments as JSON.stringify(args, null, 2) cut at 200 UTF-16 units.
 
@@ -258,7 +260,7 @@ def validate_input(tool, args) -> dict:
 def _coerce_stringified_json(tool, data: dict):
     """coerceStringifiedJsonValues: a top-level string given for a z.array / z.object field is
     JSON.parse'd when it starts with '[' / '{' (after trim) and parses to that kind."""
-    from .jsstr import js_trim
+    from .js.strings import js_trim
     result = None
     for key, value in data.items():
         spec = tool.input_schema.get("properties", {}).get(key)

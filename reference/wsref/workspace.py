@@ -1,4 +1,4 @@
-"""Workspace: a filesystem and/or a sandbox, a tools configuration, and a lifecycle.
+"""Workspace (upstream `workspace.ts`): a filesystem and/or a sandbox, a tools configuration, and a lifecycle.
 
 Follows workspace.ts of @mastra/core 1.71.0 (no mounts, LSP or browser): the generated id and
 name, the status machine of init/stop/destroy, getInfo and getInstructions(Async), search (index,
@@ -18,8 +18,13 @@ import string
 import time
 from datetime import datetime, timezone
 
-from .errors import (FilesystemNotAvailableError, SandboxNotAvailableError, SearchNotAvailableError,
-                     WorkspaceError, WorkspaceNotReadyError)
+from .errors import (
+    FilesystemNotAvailableError,
+    SandboxNotAvailableError,
+    SearchNotAvailableError,
+    WorkspaceError,
+    WorkspaceNotReadyError,
+)
 from .search import UNDEFINED, SearchEngine, split_into_chunks
 
 _BASE36 = string.digits + string.ascii_lowercase
@@ -131,7 +136,7 @@ class Workspace(ProviderAccess):
 
     def tool_enabled(self, tool_id: str, request_context: dict | None = None) -> bool:
         """Per-tool over global over true; a function gets {requestContext, workspace}; fail-closed."""
-        from .host_functions import resolve_dynamic
+        from .utils import resolve_dynamic
         value = (self.tools_config or {}).get("enabled", True)
         per_tool = self.tool_config(tool_id).get("enabled")
         if per_tool is not None:
@@ -270,7 +275,7 @@ class Workspace(ProviderAccess):
 
     def rebuild_search_index(self, paths: list[str] | None = None) -> None:
         """Index the files under paths (plain paths or globs): whole files, or 4000-character chunks."""
-        from .pathpattern import resolve_path_pattern
+        from .glob import resolve_path_pattern
         self._assert_search_writable()
         paths = (self.auto_index_paths or []) if paths is None else paths
         if self._search_engine is None or self.filesystem is None or not paths:

@@ -15,7 +15,7 @@ calls are timed (time.perf_counter around the whole list), not the warm-up or th
 
 Memory: the peak resident set of the process that runs the tools, measured over the timed calls
 only (VmHWM reset through /proc/PID/clear_refs before them, read after); for a subprocess adapter
-that is the adapter's process (the bridge, or `python -m wsref.serve`). With "tracemalloc" the
+that is the adapter's process (the bridge, or `python -m wsref.server`). With "tracemalloc" the
 Python allocations' peak during the calls is reported too (slower; for the memory check).
 
 One JSON line per job on stdout.
@@ -86,7 +86,7 @@ class Inside:
     """wsref called directly: the bound tools `Session` builds, execute() only."""
 
     def __init__(self, job: dict):
-        from wsref.protocol import Session
+        from wsref.server.protocol import Session
         self.session = Session(job["root"], job.get("home") or job["root"], job.get("workspace") or {})
         self.tools = self.session._toolset()
         self.pid = os.getpid()
@@ -108,7 +108,7 @@ class EndToEnd:
     """Through the harness adapter (in process for `reference`, a subprocess otherwise)."""
 
     def __init__(self, job: dict):
-        from wsconf.adapters.base import load_adapter
+        from wsconf.adapters.registry import load_adapter
         name = {"wsref": "reference"}.get(job["impl"], job["impl"])
         self.adapter = load_adapter(name, timeout=600)
         home = job.get("home") or job["root"]

@@ -1,4 +1,4 @@
-// Differential oracle for wsref.tokens: the real tokenx 1.3.0 (pinned in
+// Differential oracle for wsref.js.tokenx: the real tokenx 1.3.0 (pinned in
 // package.json; byte-identical to the copy bundled in @mastra/core 1.71.0).
 //
 // Protocol: one JSON object per stdin line

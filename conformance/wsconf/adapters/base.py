@@ -1,9 +1,9 @@
-"""The adapter interface (spec/adapter.md) and how a user names an adapter."""
+"""The adapter interface (spec/adapter.md): Adapter, Session, and the faults an adapter reports.
+
+How a user names an adapter is registry.py's business, so the concrete adapters can import this
+module without a circle."""
 from __future__ import annotations
 
-import importlib
-import shlex
-from importlib.metadata import entry_points
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -62,28 +62,3 @@ class Adapter:
 
     def close(self) -> None:
         pass
-
-
-def load_adapter(spec: str, timeout: float = 30.0) -> Adapter:
-    """Build an adapter from its name: reference, mastra, cmd:..., module:Class, or an entry point."""
-    from .subprocess import SubprocessAdapter
-
-    if spec in ("reference", "wsref"):
-        from .reference import ReferenceAdapter
-        return ReferenceAdapter(timeout=timeout)
-    if spec == "reference-protocol":
-        import sys
-        return SubprocessAdapter([sys.executable, "-m", "wsref.serve"], timeout=timeout)
-    if spec == "mastra":
-        return SubprocessAdapter(["node", str(BRIDGE)], timeout=timeout)
-    if spec == "mastra-s3": return importlib.import_module(".s3", __package__).S3Adapter(timeout=timeout)  # noqa: E701
-    if spec.startswith("cmd:"):
-        return SubprocessAdapter(shlex.split(spec[4:]), timeout=timeout)
-    found = [ep for ep in entry_points(group="wsconf.adapters") if ep.name == spec]
-    if found:
-        return found[0].load()()
-    if ":" in spec:
-        module, _, cls = spec.partition(":")
-        return getattr(importlib.import_module(module), cls)()
-    raise ValueError(f"unknown adapter {spec!r}: use reference, mastra, cmd:<command>, module:Class, "
-                     "or a name registered in the wsconf.adapters entry-point group")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import concurrent.futures
 
-from wsref import protocol
+from wsref.server import protocol
 
 from .base import Adapter, AdapterTimeout, OpenError, Session
 

@@ -7,7 +7,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-from ..adapters.base import load_adapter
+from ..adapters.registry import load_adapter
 from ..tree import make_tree
 
 # quick: the test command; thorough: CI or by hand (thousands of examples).

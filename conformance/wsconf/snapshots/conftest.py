@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
-from ..adapters.base import load_adapter
+from ..adapters.registry import load_adapter
 from ..tree import make_tree
 
 REPO_FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "repo"

@@ -1,8 +1,9 @@
-"""The local sandbox: LocalSandbox, its process manager, and native isolation detection."""
+"""sandbox/: LocalSandbox, its process manager, and native isolation detection."""
 from .errors import IsolationUnavailableError, SandboxError, SandboxFeatureNotSupportedError, SandboxNotReadyError
-from .isolation import detect_isolation, is_isolation_available
+from .local_process_manager import LocalProcessManager
 from .local_sandbox import LocalSandbox
-from .process import LocalProcessManager, ProcessHandle
+from .native_sandbox import detect_isolation, is_isolation_available
+from .process_manager import ProcessHandle
 
 __all__ = ["LocalSandbox", "LocalProcessManager", "ProcessHandle", "IsolationUnavailableError", "SandboxError",
            "SandboxFeatureNotSupportedError", "SandboxNotReadyError", "detect_isolation", "is_isolation_available"]

@@ -1,5 +1,4 @@
-"""LocalSandbox: commands on this machine, with a process manager (upstream `local-sandbox.ts`,
-`mastra-sandbox.ts`).
+"""LocalSandbox (upstream `sandbox/local-sandbox.ts`, `mastra-sandbox.ts`): commands on this machine.
 
 Every LocalSandbox has a process manager, so the tools always get the background-capable
 execute_command. The sandbox starts lazily (the first command creates the working directory).
@@ -14,10 +13,10 @@ import string
 import sys
 import time
 
+from ..js.strings import js_string
 from .errors import IsolationUnavailableError, SandboxNotReadyError
-from .isolation import detect_isolation, is_isolation_available, wrap_command
-from .process import LocalProcessManager, js_string
-
+from .local_process_manager import LocalProcessManager
+from .native_sandbox import detect_isolation, is_isolation_available, wrap_command
 
 _UNDEFINED = object()
 

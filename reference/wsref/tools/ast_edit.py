@@ -1,4 +1,4 @@
-"""mastra_workspace_ast_edit: opt-in, present only when the ast-grep engine is installed.
+"""mastra_workspace_ast_edit (upstream `tools/ast-edit.ts`): opt-in, present only when the ast-grep engine is installed.
 
 Upstream (tools/ast-edit.ts) drives @ast-grep/napi; this drives its Python binding, ast-grep-py,
 pinned to the same engine version (0.51.0) in pyproject.toml. What the two bindings do differently

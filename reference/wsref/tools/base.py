@@ -1,4 +1,6 @@
-"""What a tool is: an id, a description, an input schema, execute, and what the model is shown."""
+"""What a tool is: an id, a description, an input schema, execute, and what the model is shown.
+
+Upstream this is createTool, outside workspace/ (core/src/tools); only what the workspace tools use."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -25,19 +27,3 @@ class ToolContext:
     extra: dict = field(default_factory=dict)
 
 
-def media_result(text: str, media_type: str, data: str) -> dict:
-    return {"__workspaceMedia": True, "text": text, "mediaType": media_type, "data": data}
-
-
-def is_media_result(value: Any) -> bool:
-    return (isinstance(value, dict) and value.get("__workspaceMedia") is True
-            and all(isinstance(value.get(k), str) for k in ("text", "mediaType", "data")))
-
-
-def media_to_model_output(output: Any):
-    if is_media_result(output):
-        return {"type": "content", "value": [
-            {"type": "text", "text": output["text"]},
-            {"type": "media", "data": output["data"], "mediaType": output["mediaType"]},
-        ]}
-    return None

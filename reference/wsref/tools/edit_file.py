@@ -1,4 +1,4 @@
-"""mastra_workspace_edit_file: exact string replacement, messages for no match / no unique match."""
+"""mastra_workspace_edit_file (upstream `tools/edit-file.ts`): exact string replacement, messages for no match / no unique match."""
 from __future__ import annotations
 
 from ..errors import WorkspaceReadOnlyError

@@ -1,13 +1,12 @@
-"""mastra_workspace_execute_command: run a shell command in the sandbox, in the foreground or background."""
+"""mastra_workspace_execute_command (upstream `tools/execute-command.ts`): a shell command, foreground or background."""
 from __future__ import annotations
 
 import re
 
-from ..output import DEFAULT_TAIL_LINES
 from ..sandbox.errors import SandboxFeatureNotSupportedError
 from ..validation import js_type_name, truncate_for_logging
 from .base import Tool, ToolContext
-from .sandbox_tools import sandbox_to_model_output, truncate_output
+from .output_helpers import DEFAULT_TAIL_LINES, sandbox_to_model_output, truncate_output
 
 EXECUTE_COMMAND = "mastra_workspace_execute_command"
 

@@ -1,8 +1,8 @@
-"""mastra_workspace_file_stat."""
+"""mastra_workspace_file_stat (upstream `tools/file-stat.ts`)."""
 from __future__ import annotations
 
 from ..errors import FileNotFoundError_
-from ..local_filesystem import iso
+from ..filesystem.local_filesystem import iso
 from .base import Tool, ToolContext
 
 FILE_STAT = "mastra_workspace_file_stat"

@@ -1,10 +1,10 @@
-"""mastra_workspace_get_process_output: the output and exit status of a background process."""
+"""mastra_workspace_get_process_output (upstream `tools/get-process-output.ts`): the output and exit status of a background process."""
 from __future__ import annotations
 
-from ..output import DEFAULT_TAIL_LINES
 from ..sandbox.errors import SandboxFeatureNotSupportedError
 from .base import Tool, ToolContext
-from .sandbox_tools import dynamic_sandbox_hint, sandbox_to_model_output, truncate_output
+from .helpers import dynamic_sandbox_hint
+from .output_helpers import DEFAULT_TAIL_LINES, sandbox_to_model_output, truncate_output
 
 GET_PROCESS_OUTPUT = "mastra_workspace_get_process_output"
 

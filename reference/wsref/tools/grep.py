@@ -1,4 +1,4 @@
-"""mastra_workspace_grep: a regex search over the workspace's text files.
+"""mastra_workspace_grep (upstream `tools/grep.ts`): a regex search over the workspace's text files.
 
 As @mastra/core 1.71.0 does it (tools/grep.ts) for a filesystem without native grep (the
 LocalFilesystem): the pattern is a JavaScript RegExp with `g` (`gi` when case-insensitive), see
@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import math
 import os
-import re
 
-from .. import nodepath
-from ..errors import FileNotFoundError_, DirectoryNotFoundError
+from ..errors import DirectoryNotFoundError, FileNotFoundError_
+from ..filesystem.fs_utils import is_text_file
 from ..gitignore import load_gitignore
-from ..globs import create_glob_matcher
-from ..jsregex import JSRegExpSyntaxError, compile_js, from_units, to_units
-from ..output import apply_token_limit
+from ..glob import create_glob_matcher, extract_glob_base, is_glob_pattern
+from ..js.regexp import JSRegExpSyntaxError, compile_js, from_units, to_units
 from .base import Tool, ToolContext
+from .output_helpers import apply_token_limit
 
 GREP = "mastra_workspace_grep"
 CONCURRENCY = 8
@@ -66,35 +65,6 @@ INPUT_SCHEMA = {
     "required": ["pattern"],
     "additionalProperties": False,
 }
-
-# fs-utils.ts TEXT_EXTENSIONS: the files grep reads (by extension, lower-cased).
-TEXT_EXTENSIONS = frozenset(
-    ".md .txt .json .yaml .yml .js .mjs .ts .tsx .jsx .py .rb .go .rs .java .c .cpp .h .hpp .sh .bash "
-    ".zsh .html .htm .css .xml .toml .ini .env .csv .sql .graphql .gql .vue .svg .mdx .scss .sass .less "
-    ".svelte .php .swift .kt .kts .dart .lua .r .tf .tfvars .sas .log .jsonl".split()
-)
-
-_GLOB_CHARS = re.compile(r"[*?{}\[\]]")
-
-
-def is_text_file(filename: str) -> bool:
-    return nodepath.extname(filename).lower() in TEXT_EXTENSIONS
-
-
-def is_glob_pattern(value: str) -> bool:
-    return _GLOB_CHARS.search(value) is not None
-
-
-def extract_glob_base(pattern: str) -> str:
-    """glob.ts extractGlobBase: the directory before the first glob character ('.' if none)."""
-    m = _GLOB_CHARS.search(pattern)
-    if m is None:
-        return pattern
-    prefix = pattern[:m.start()]
-    last_slash = prefix.rfind("/")
-    if last_slash <= 0:
-        return "."
-    return prefix[:last_slash]
 
 
 def _utf16_length(text: str) -> int:

@@ -1,9 +1,10 @@
-"""mastra_workspace_kill_process: SIGKILL a background process (its whole group) and show its last output."""
+"""mastra_workspace_kill_process (upstream `tools/kill-process.ts`): SIGKILL a background process (its whole group) and show its last output."""
 from __future__ import annotations
 
 from ..sandbox.errors import SandboxFeatureNotSupportedError
 from .base import Tool, ToolContext
-from .sandbox_tools import dynamic_sandbox_hint, sandbox_to_model_output, truncate_output
+from .helpers import dynamic_sandbox_hint
+from .output_helpers import sandbox_to_model_output, truncate_output
 
 KILL_PROCESS = "mastra_workspace_kill_process"
 KILL_TAIL_LINES = 50

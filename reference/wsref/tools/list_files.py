@@ -1,10 +1,10 @@
-"""mastra_workspace_list_files: a tab-indented tree of a directory, capped at 1000 tokens by default."""
+"""mastra_workspace_list_files (upstream `tools/list-files.ts`): a tab-indented tree of a directory, capped at 1000 tokens by default."""
 from __future__ import annotations
 
-from ..jsstr import js_trim
-from ..output import apply_token_limit
-from ..tree_format import format_as_tree
+from ..js.strings import js_trim
 from .base import Tool, ToolContext
+from .output_helpers import apply_token_limit
+from .tree_formatter import format_as_tree
 
 LIST_FILES = "mastra_workspace_list_files"
 DEFAULT_MAX_OUTPUT_TOKENS = 1000

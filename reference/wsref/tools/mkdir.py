@@ -1,4 +1,4 @@
-"""mastra_workspace_mkdir."""
+"""mastra_workspace_mkdir (upstream `tools/mkdir.ts`)."""
 from __future__ import annotations
 
 from ..errors import WorkspaceReadOnlyError

@@ -1,15 +1,15 @@
-"""mastra_workspace_read_file."""
+"""mastra_workspace_read_file (upstream `tools/read-file.ts`)."""
 from __future__ import annotations
 
+import json
 import re
 
-import json
-
 from ..errors import JsError
+from ..filesystem.fs_utils import is_text_like
 from ..line_utils import extract_lines, extract_lines_from_file, format_with_line_numbers
-from ..mime import is_text_like
-from ..output import apply_token_limit
-from .base import Tool, ToolContext, media_result, media_to_model_output
+from .base import Tool, ToolContext
+from .media import media_result, media_to_model_output
+from .output_helpers import apply_token_limit
 
 READ_FILE = "mastra_workspace_read_file"
 MAX_SAFE_INTEGER = 9007199254740991  # zod's int() bound, which the JSON Schema carries

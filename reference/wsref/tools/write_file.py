@@ -1,8 +1,8 @@
-"""mastra_workspace_write_file."""
+"""mastra_workspace_write_file (upstream `tools/write-file.ts`)."""
 from __future__ import annotations
 
 from ..errors import WorkspaceReadOnlyError
-from ..local_filesystem import LocalFilesystem, js_utf8
+from ..filesystem.local_filesystem import LocalFilesystem, js_utf8
 from .base import Tool, ToolContext
 
 WRITE_FILE = "mastra_workspace_write_file"

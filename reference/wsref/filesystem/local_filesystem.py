@@ -1,0 +1,695 @@
+"""LocalFilesystem (upstream `filesystem/local-filesystem.ts`): a folder on disk, with the upstream's containment rules and error texts.
+
+Paths follow Node's path.posix (see nodepath); every check happens in the same order as in
+@mastra/core 1.71.0, because the order decides which error a bad path gets.
+"""
+from __future__ import annotations
+
+import base64
+import errno
+import os
+import random
+import shutil
+import stat as stat_mod
+import string
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from ..errors import (
+    DirectoryNotEmptyError,
+    DirectoryNotFoundError,
+    FileExistsError_,
+    FileNotFoundError_,
+    IsDirectoryError,
+    JsTypeError,
+    NodeSystemError,
+    NotDirectoryError,
+    PermissionError_,
+    StaleFileError,
+    WorkspaceReadOnlyError,
+)
+from ..js import node_path as nodepath
+from .fs_utils import expand_tilde, mime_type, resolve_to_base_path
+
+OUTSIDE_HINT_GENERIC = ('access (path is outside the workspace; use a path relative to the '
+                        'workspace root, without a leading "/")')
+
+
+def _errcode(exc: OSError) -> str:
+    return errno.errorcode.get(exc.errno or 0, "EIO")
+
+
+def js_date(ns: int) -> datetime:
+    """A stat time as Node's Date holds it: whole milliseconds, rounded."""
+    ms = (ns + 500_000) // 1_000_000
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
+
+
+def iso(dt: datetime) -> str:
+    """Date.prototype.toISOString()."""
+    return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
+
+
+@dataclass
+class FileStat:
+    name: str
+    path: str
+    type: str
+    size: int
+    createdAt: datetime
+    modifiedAt: datetime
+    mimeType: str | None = None
+
+
+@dataclass
+class LocalFilesystem:
+    basePath: str
+    contained: bool = True
+    readOnly: bool | None = None
+    allowedPaths: list[str] = field(default_factory=list)
+    id: str | None = None
+    instructions: str | None = None
+
+    name = "LocalFilesystem"
+    provider = "local"
+
+    def __post_init__(self):
+        self.basePath = nodepath.resolve(expand_tilde(self.basePath))
+        self.allowedPaths = [resolve_to_base_path(self.basePath, p) for p in self.allowedPaths]
+        self.id = self.id or "local-fs-" + "".join(random.choices(string.ascii_lowercase + string.digits, k=12))
+        self.status = "pending"
+        self.error: str | None = None
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    def init(self) -> None:
+        """MastraFilesystem._init(): the provider hook wrapped in status tracking."""
+        if self.status == "ready":
+            return
+        self.status = "initializing"
+        self.error = None
+        try:
+            self.init_hook()
+        except Exception as exc:
+            self.status = "error"
+            self.error = getattr(exc, "message", None) or str(exc)
+            raise
+        self.status = "ready"
+
+    def init_hook(self) -> None:
+        """LocalFilesystem.init(), the provider's own hook: create basePath; status is not touched."""
+        _mkdirs(self.basePath)
+
+    def ensure_ready(self) -> None:
+        if self.status != "ready":
+            self.init()  # a failing init raises; nothing else leaves the status short of ready here
+
+    def destroy(self) -> None:
+        """MastraFilesystem._destroy(): status tracking around the (no-op) provider hook."""
+        if self.status == "destroyed":
+            return
+        self.status = "destroying" if self.status != "pending" else self.status
+        self.destroy_hook()
+        self.status = "destroyed"
+
+    def destroy_hook(self) -> None:
+        """LocalFilesystem.destroy(): nothing; the files stay on disk and status is not touched."""
+
+    def get_info(self) -> dict:
+        """FilesystemInfo; an undefined property (readOnly, error) is left out."""
+        metadata = {"basePath": self.basePath, "contained": self.contained}
+        if self.allowedPaths:
+            metadata["allowedPaths"] = list(self.allowedPaths)
+        info = {"id": self.id, "name": self.name, "provider": self.provider, "readOnly": self.readOnly,
+                "status": self.status, "error": self.error, "metadata": metadata}
+        return {k: v for k, v in info.items() if v is not None}
+
+    def get_instructions(self, opts: dict | None = None) -> str:
+        """resolveInstructions: a string replaces the default; a function gets {defaultInstructions,
+        requestContext} (the request context passed to getInstructions, if any)."""
+        if isinstance(self.instructions, str):
+            return self.instructions
+        default = self._default_instructions()
+        if callable(self.instructions):
+            return self.instructions({"defaultInstructions": default,
+                                      "requestContext": (opts or {}).get("requestContext")})
+        return default
+
+    def _default_instructions(self) -> str:
+        parts = [f'Local filesystem at "{self.basePath}". Relative paths resolve from this directory.']
+        if not self.contained:
+            parts.append("Containment is disabled, so any path on the host filesystem is accessible.")
+        elif self.allowedPaths:
+            parts.append("File access is restricted to this directory and the following allowed paths: "
+                         + ", ".join(self.allowedPaths) + ".")
+        else:
+            parts.append("File access is restricted to this directory.")
+        return " ".join(parts)
+
+    # -- containment ------------------------------------------------------------------------
+
+    @staticmethod
+    def _within(absolute: str, root: str) -> bool:
+        rel = nodepath.relative(root, absolute)
+        # Upstream checks startsWith('..'), so an entry named "..x" counts as outside.
+        return not rel.startswith("..") and not nodepath.is_absolute(rel)
+
+    @staticmethod
+    def _real_for_containment(absolute: str) -> str | None:
+        """realpath of the nearest existing ancestor, with the rest re-attached."""
+        current = absolute
+        while True:
+            try:
+                real = os.path.realpath(current, strict=True)
+                if current == absolute:
+                    return real
+                return nodepath.join(real, nodepath.relative(current, absolute))
+            except FileNotFoundError:
+                pass
+            except OSError:
+                return None
+            parent = nodepath.dirname(current)
+            if parent == current:
+                return None
+            current = parent
+
+    def _within_any_root(self, absolute: str) -> bool:
+        roots = [self.basePath, *self.allowedPaths]
+        if any(self._within(absolute, r) for r in roots):
+            return True
+        real = self._real_for_containment(absolute)
+        if real is None:
+            return False
+        for root in roots:
+            real_root = self._real_for_containment(root)
+            if real_root and self._within(real, real_root):
+                return True
+        return False
+
+    def _hint(self, input_path: str) -> str:
+        if not nodepath.is_absolute(input_path):
+            return "access"
+        stripped = input_path.lstrip("/\\")
+        if not stripped:
+            return "access"
+        first = stripped.replace("\\", "/").split("/", 1)[0]
+        if first and first not in (".", ".."):
+            try:
+                os.path.realpath(nodepath.join(self.basePath, first), strict=True)
+                return f'access (path is outside the workspace; use a relative path like "{stripped}")'
+            except OSError:
+                pass
+        return OUTSIDE_HINT_GENERIC
+
+    def resolve_path(self, input_path: str) -> str:
+        absolute = resolve_to_base_path(self.basePath, input_path)
+        if self.contained and not self._within_any_root(absolute):
+            raise PermissionError_(input_path, self._hint(input_path))
+        return absolute
+
+    def resolve_absolute_path(self, input_path: str) -> str | None:
+        try:
+            return self.resolve_path(input_path)
+        except PermissionError_:
+            return None
+
+    def _assert_contained(self, absolute: str) -> None:
+        """The second check: the target's realpath must sit under a root's realpath."""
+        if not self.contained:
+            return
+        if any(self._within(absolute, r) for r in self.allowedPaths):
+            return
+        try:
+            target = os.path.realpath(absolute, strict=True)
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise NodeSystemError(_errcode(exc), "realpath", absolute) from None
+        real_roots = []
+        for root in [self.basePath, *self.allowedPaths]:
+            try:
+                real_roots.append(os.path.realpath(root, strict=True))
+            except FileNotFoundError:
+                continue
+        if not any(target == r or target.startswith(r + "/") for r in real_roots):
+            raise PermissionError_(absolute, "access")
+
+    def _checked(self, input_path: str) -> str:
+        self.ensure_ready()
+        absolute = self.resolve_path(input_path)
+        self._assert_contained(absolute)
+        return absolute
+
+    def _assert_writable(self, operation: str) -> None:
+        if self.readOnly:
+            raise WorkspaceReadOnlyError(operation)
+
+    def to_relative(self, absolute: str) -> str:
+        return nodepath.relative(self.basePath, absolute)
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def read_file(self, input_path: str, encoding: str | None = None) -> str | bytes:
+        with self.open_read(input_path) as fh:
+            data = fh.read()
+        return decode(data, encoding) if encoding else data
+
+    def open_read(self, input_path: str):
+        """The file open for binary reading, after read_file's checks and with its errors: read_file
+        reads it whole; the read_file tool takes a line window of a large file without holding all of it."""
+        absolute = self._checked(input_path)
+        try:
+            os.stat(absolute)
+        except FileNotFoundError:
+            raise FileNotFoundError_(input_path) from None
+        except OSError as exc:
+            raise NodeSystemError(_errcode(exc), "stat", absolute) from None
+        if os.path.isdir(absolute):
+            raise IsDirectoryError(input_path)
+        try:
+            return open(absolute, "rb")
+        except FileNotFoundError:
+            raise FileNotFoundError_(input_path) from None
+        except OSError as exc:
+            raise NodeSystemError(_errcode(exc), "open", absolute) from None
+
+    def stat(self, input_path: str) -> FileStat:
+        absolute = self._checked(input_path)
+        try:
+            st = os.stat(absolute)
+        except FileNotFoundError:
+            raise FileNotFoundError_(input_path) from None
+        except OSError as exc:
+            raise NodeSystemError(_errcode(exc), "stat", absolute) from None
+        is_dir = os.path.isdir(absolute)
+        is_file = os.path.isfile(absolute)
+        return FileStat(
+            name=nodepath.basename(absolute),
+            path=self.to_relative(absolute),
+            type="directory" if is_dir else "file",
+            size=st.st_size,
+            createdAt=js_date(_birth_ns(st)),
+            modifiedAt=js_date(st.st_mtime_ns),
+            mimeType=mime_type(absolute) if is_file else None,
+        )
+
+    def exists(self, input_path: str) -> bool:
+        absolute = self._checked(input_path)
+        return os.access(absolute, os.F_OK)
+
+    def realpath(self, input_path: str) -> str:
+        absolute = self._checked(input_path)
+        try:
+            return self.to_relative(os.path.realpath(absolute, strict=True))
+        except OSError as exc:
+            raise NodeSystemError(_errcode(exc), "realpath", absolute) from None
+
+    def readdir(self, input_path: str, recursive: bool = False, extension=None, maxDepth: int | None = None) -> list[dict]:
+        absolute = self._checked(input_path)
+        try:
+            if not os.path.isdir(absolute):
+                if not os.path.exists(absolute):  # a dangling link is a missing directory
+                    raise FileNotFoundError
+                raise NotDirectoryError(input_path)
+            names = sorted(os.listdir(absolute), key=os.fsencode)  # libuv's scandir sorts by name bytes
+        except FileNotFoundError:
+            raise DirectoryNotFoundError(input_path) from None
+        result = []
+        exts = None if extension is None else (extension if isinstance(extension, list) else [extension])
+        for name in names:
+            entry_path = nodepath.join(absolute, name)
+            is_link = os.path.islink(entry_path)
+            if exts is not None and os.path.isfile(entry_path) and not is_link:
+                ext = nodepath.extname(name)
+                if not any(e == ext or e == ext[1:] for e in exts):
+                    continue
+            target = None
+            if is_link:
+                try:
+                    target = os.readlink(entry_path)
+                    kind = "directory" if os.path.isdir(entry_path) else "file"
+                except OSError:
+                    kind = "file"
+            else:
+                kind = "directory" if os.path.isdir(entry_path) else "file"
+            entry = {"name": name, "type": kind}
+            if is_link:
+                entry["isSymlink"] = True
+                entry["symlinkTarget"] = target
+            if kind == "file" and not is_link:
+                try:
+                    entry["size"] = os.stat(entry_path).st_size
+                except OSError:
+                    pass
+            result.append(entry)
+            if recursive and kind == "directory":
+                depth = 100 if maxDepth is None else maxDepth
+                if depth > 0:
+                    for sub in self.readdir(self.to_relative(entry_path), True, extension, depth - 1):
+                        result.append({**sub, "name": f"{name}/{sub['name']}"})
+        return result
+
+    # -- writing ----------------------------------------------------------------------------
+
+    def write_file(self, input_path: str, content, recursive: bool | None = None,
+                   overwrite: bool | None = None, expectedMtime: datetime | None = None) -> None:
+        self.ensure_ready()
+        self._assert_writable("writeFile")
+        absolute = self.resolve_path(input_path)
+        self._assert_contained(absolute)
+        parent = nodepath.dirname(absolute)
+        if recursive is False:
+            try:
+                parent_is_dir = stat_mod.S_ISDIR(os.stat(parent).st_mode)
+            except FileNotFoundError:
+                raise DirectoryNotFoundError(nodepath.dirname(input_path)) from None
+            except OSError as exc:
+                raise NodeSystemError(_errcode(exc), "stat", parent) from None
+            if not parent_is_dir:
+                raise NotDirectoryError(nodepath.dirname(input_path))
+        else:
+            _mkdirs(parent)
+        if expectedMtime is not None:
+            # Optimistic concurrency: compare with the file's mtime as a Date (whole milliseconds).
+            try:
+                actual = js_date(os.stat(absolute).st_mtime_ns)
+            except FileNotFoundError:
+                actual = None  # the file does not exist yet: no conflict possible
+            except OSError as exc:
+                raise NodeSystemError(_errcode(exc), "stat", absolute) from None
+            if actual is not None and actual != expectedMtime:
+                raise StaleFileError(input_path, f"File was modified externally: {input_path} "
+                                     f"(expected mtime {iso(expectedMtime)}, actual {iso(actual)})")
+        data = content if isinstance(content, (bytes, bytearray)) else js_utf8(content)
+        flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if overwrite is False else os.O_TRUNC)
+        try:
+            fd = os.open(absolute, flags, 0o666)
+        except FileExistsError:
+            if overwrite is False:
+                raise FileExistsError_(input_path) from None
+            raise
+        except OSError as exc:
+            raise NodeSystemError(_errcode(exc), "open", absolute) from None
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+
+    def append_file(self, input_path: str, content) -> None:
+        self.ensure_ready()
+        self._assert_writable("appendFile")
+        absolute = self.resolve_path(input_path)
+        self._assert_contained(absolute)
+        _mkdirs(nodepath.dirname(absolute))
+        data = content if isinstance(content, (bytes, bytearray)) else js_utf8(content)
+        try:
+            fd = os.open(absolute, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
+        except OSError as exc:
+            raise NodeSystemError(_errcode(exc), "open", absolute) from None
+        with os.fdopen(fd, "ab") as fh:
+            fh.write(data)
+
+    def delete_file(self, input_path: str, force: bool = False) -> None:
+        self.ensure_ready()
+        self._assert_writable("deleteFile")
+        absolute = self.resolve_path(input_path)
+        self._assert_contained(absolute)
+        try:
+            if os.path.isdir(absolute):
+                raise IsDirectoryError(input_path)
+            os.stat(absolute)
+            os.unlink(absolute)
+        except FileNotFoundError:
+            if not force:
+                raise FileNotFoundError_(input_path) from None
+
+    def mkdir(self, input_path: str, recursive: bool | None = None) -> None:
+        self.ensure_ready()
+        self._assert_writable("mkdir")
+        absolute = self.resolve_path(input_path)
+        self._assert_contained(absolute)
+        try:
+            if recursive is False:
+                try:
+                    os.mkdir(absolute, 0o777)
+                except OSError as exc:
+                    raise NodeSystemError(_errcode(exc), "mkdir", absolute) from None
+            else:
+                _mkdirs(absolute)
+        except NodeSystemError as exc:
+            if exc.code == "EEXIST":
+                # The upstream stats the path (following links): a directory is fine, a file is not,
+                # and a stat failure (a dangling link) escapes as Node's own error.
+                try:
+                    is_dir = stat_mod.S_ISDIR(os.stat(absolute).st_mode)
+                except OSError as err:
+                    raise NodeSystemError(_errcode(err), "stat", absolute) from None
+                if not is_dir:
+                    raise FileExistsError_(input_path) from None
+            elif exc.code == "ENOENT":
+                raise DirectoryNotFoundError(nodepath.dirname(input_path)) from None
+            else:
+                raise
+
+    def rmdir(self, input_path: str, recursive: bool = False, force: bool = False) -> None:
+        self.ensure_ready()
+        self._assert_writable("rmdir")
+        absolute = self.resolve_path(input_path)
+        self._assert_contained(absolute)
+        if not os.path.exists(absolute):
+            if not force:
+                raise DirectoryNotFoundError(input_path)
+            return
+        if not os.path.isdir(absolute):
+            raise NotDirectoryError(input_path)
+        if recursive:
+            shutil.rmtree(absolute) if not os.path.islink(absolute) else os.unlink(absolute)
+        else:
+            if os.listdir(absolute):  # follows a link to the directory it names
+                raise DirectoryNotEmptyError(input_path)
+            try:
+                os.rmdir(absolute)  # a link to an empty directory: ENOTDIR, as Node's rmdir gives it
+            except OSError as exc:
+                raise NodeSystemError(_errcode(exc), "rmdir", absolute) from None
+
+    def copy_file(self, src: str, dest: str, overwrite: bool | None = None, recursive: bool = False) -> None:
+        self.ensure_ready()
+        self._assert_writable("copyFile")
+        src_abs, dest_abs = self.resolve_path(src), self.resolve_path(dest)
+        self._assert_contained(src_abs)
+        self._assert_contained(dest_abs)
+        try:
+            try:
+                is_dir = stat_mod.S_ISDIR(os.stat(src_abs).st_mode)
+            except OSError as exc:
+                raise NodeSystemError(_errcode(exc), "stat", src_abs) from None
+            if is_dir:
+                if not recursive:
+                    raise IsDirectoryError(src)
+                self._copy_directory(src_abs, dest_abs, overwrite)
+            else:
+                _mkdirs(nodepath.dirname(dest_abs))
+                try:
+                    _node_copyfile(src_abs, dest_abs, exclusive=overwrite is False)
+                except NodeSystemError as exc:
+                    if overwrite is False and exc.code == "EEXIST":
+                        raise FileExistsError_(dest) from None
+                    raise
+        except (IsDirectoryError, FileExistsError_):
+            raise
+        except Exception as exc:
+            # Anything carrying code ENOENT (Node's or a workspace error) becomes "File not found: <src>".
+            if getattr(exc, "code", None) == "ENOENT":
+                raise FileNotFoundError_(src) from None
+            raise
+
+    def _copy_directory(self, src_abs: str, dest_abs: str, overwrite: bool | None) -> None:
+        """copyDirectory: entries in readdir order; a symlink is copied as the file it names;
+        with overwrite false an existing file is skipped silently."""
+        self.ensure_ready()
+        _mkdirs(dest_abs)
+        try:
+            names = sorted(os.listdir(src_abs), key=os.fsencode)
+        except OSError as exc:
+            raise NodeSystemError(_errcode(exc), "scandir", src_abs) from None
+        for name in names:
+            src_entry, dest_entry = nodepath.join(src_abs, name), nodepath.join(dest_abs, name)
+            self._assert_contained(src_entry)
+            self._assert_contained(dest_entry)
+            if os.path.isdir(src_entry) and not os.path.islink(src_entry):  # Dirent.isDirectory(): no follow
+                self._copy_directory(src_entry, dest_entry, overwrite)
+                continue
+            try:
+                _node_copyfile(src_entry, dest_entry, exclusive=overwrite is False)
+            except NodeSystemError as exc:
+                if overwrite is False and exc.code == "EEXIST":
+                    continue
+                raise
+
+    def move_file(self, src: str, dest: str, overwrite: bool | None = None, recursive: bool = False) -> None:
+        self.ensure_ready()
+        self._assert_writable("moveFile")
+        src_abs, dest_abs = self.resolve_path(src), self.resolve_path(dest)
+        self._assert_contained(src_abs)
+        self._assert_contained(dest_abs)
+        try:
+            _mkdirs(nodepath.dirname(dest_abs))
+            if overwrite is False:
+                # copy (exclusive) then fs.rm(src, {recursive: true, force: true})
+                self.copy_file(src, dest, overwrite=False, recursive=recursive)
+                _rm_force(src_abs)
+                return
+            try:
+                os.rename(src_abs, dest_abs)
+            except OSError as exc:
+                code = _errcode(exc)
+                if code != "EXDEV":
+                    raise NodeSystemError(code, "rename", src_abs, dest_abs) from None
+                self.copy_file(src, dest, overwrite=overwrite, recursive=recursive)
+                _rm_force(src_abs)
+        except FileExistsError_:
+            raise
+        except Exception as exc:
+            if getattr(exc, "code", None) == "ENOENT":
+                raise FileNotFoundError_(src) from None
+            raise
+
+
+def _node_copyfile(src_abs: str, dest_abs: str, exclusive: bool) -> None:
+    """fs.copyFile as libuv does it: the destination opened O_CREAT (O_EXCL with COPYFILE_EXCL),
+    given the source's mode, truncated and filled. Errors as Node words them."""
+    try:
+        src_fd = os.open(src_abs, os.O_RDONLY)
+    except OSError as exc:
+        raise NodeSystemError(_errcode(exc), "copyfile", src_abs, dest_abs) from None
+    try:
+        mode = os.fstat(src_fd).st_mode
+        try:
+            dest_fd = os.open(dest_abs, os.O_WRONLY | os.O_CREAT | (os.O_EXCL if exclusive else 0),
+                              stat_mod.S_IMODE(mode))
+        except OSError as exc:
+            raise NodeSystemError(_errcode(exc), "copyfile", src_abs, dest_abs) from None
+        try:
+            src_st, dest_st = os.fstat(src_fd), os.fstat(dest_fd)
+            if (src_st.st_dev, src_st.st_ino) == (dest_st.st_dev, dest_st.st_ino):
+                return  # libuv: source and destination are the same file, nothing to do
+            os.fchmod(dest_fd, stat_mod.S_IMODE(mode))
+            os.ftruncate(dest_fd, 0)
+            while True:
+                chunk = os.read(src_fd, 1 << 20)
+                if not chunk:
+                    break
+                os.write(dest_fd, chunk)
+        except OSError as exc:
+            raise NodeSystemError(_errcode(exc), "copyfile", src_abs, dest_abs) from None
+        finally:
+            os.close(dest_fd)
+    finally:
+        os.close(src_fd)
+
+
+def _rm_force(path: str) -> None:
+    """fs.rm(path, {recursive: true, force: true})."""
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+
+
+def js_utf8(text: str) -> bytes:
+    """Buffer.from(text, 'utf-8'): the string as JavaScript's UTF-16 sees it, so a surrogate pair
+    is one character and a lone surrogate becomes U+FFFD (EF BF BD)."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace").encode("utf-8")
+
+
+_NODE_ENCODINGS = {
+    "utf8": "utf8", "utf-8": "utf8", "ucs2": "utf16le", "ucs-2": "utf16le", "utf16le": "utf16le",
+    "utf-16le": "utf16le", "latin1": "latin1", "binary": "latin1", "base64": "base64",
+    "base64url": "base64url", "hex": "hex", "ascii": "ascii",
+}
+
+
+def decode(data: bytes, encoding) -> str:
+    """Buffer.toString(encoding) for the encodings Node's fs.readFile accepts (names case-insensitive);
+    any other name is Node's ERR_INVALID_ARG_VALUE TypeError."""
+    enc = _NODE_ENCODINGS.get(encoding.lower()) if isinstance(encoding, str) else None
+    if enc is None:
+        err = JsTypeError(f"The argument 'encoding' is invalid encoding. Received {_node_inspect(encoding)}")
+        err.code = "ERR_INVALID_ARG_VALUE"
+        raise err
+    if enc == "utf8":
+        return data.decode("utf-8", "replace")
+    if enc == "utf16le":
+        return data[:len(data) - len(data) % 2].decode("utf-16-le", "surrogatepass")
+    if enc == "latin1":
+        return data.decode("latin-1")
+    if enc == "ascii":
+        return bytes(b & 0x7F for b in data).decode("ascii")
+    if enc == "base64":
+        return base64.b64encode(data).decode("ascii")
+    if enc == "base64url":
+        return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
+    return data.hex()
+
+
+def _node_inspect(value) -> str:
+    """How Node's error messages show a received value (util.inspect, for the simple cases)."""
+    if isinstance(value, str):
+        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return str(value)
+
+
+def _mkdirs(path: str) -> None:
+    """fs.mkdir(path, {recursive: true}) as Node's MKDirpAsync does it, errors included.
+
+    An existing final path must be a directory (EEXIST otherwise; a dangling link gives the stat's
+    ENOENT); an existing intermediate that is not a directory gives ENOTDIR naming that intermediate.
+    """
+    stack = [path]
+    while stack:
+        current = stack.pop()
+        try:
+            os.mkdir(current, 0o777)
+            continue
+        except FileNotFoundError:
+            parent = nodepath.dirname(current)
+            if parent != current:
+                stack.append(current)
+                stack.append(parent)
+                continue
+            if not stack:
+                raise NodeSystemError("EEXIST", "mkdir", current) from None
+            continue
+        except (PermissionError, NotADirectoryError) as exc:
+            raise NodeSystemError(_errcode(exc), "mkdir", current) from None
+        except OSError as exc:
+            if exc.errno in (errno.EACCES, errno.ENOSPC, errno.ENOTDIR, errno.EPERM):
+                raise NodeSystemError(_errcode(exc), "mkdir", current) from None
+            mkdir_error = _errcode(exc)
+        try:
+            st_err, is_dir = None, stat_mod.S_ISDIR(os.stat(current).st_mode)
+        except OSError as exc:
+            st_err, is_dir = _errcode(exc), False
+        if mkdir_error == "EEXIST" and stack:
+            if st_err is None and is_dir:
+                continue
+            raise NodeSystemError("ENOTDIR", "mkdir", current)
+        if st_err is not None:
+            raise NodeSystemError(st_err, "mkdir", current)
+        if not is_dir:
+            raise NodeSystemError("EEXIST", "mkdir", current)
+
+
+def _birth_ns(st: os.stat_result) -> int:
+    birth = getattr(st, "st_birthtime", None)
+    return int(birth * 1e9) if birth else st.st_ctime_ns
+
+

@@ -1,0 +1,59 @@
+"""JavaScript's and Node's own error shapes: Error, TypeError, and the SystemError of Node's fs layer.
+
+The workspace's own error classes are in errors.py; these are what the runtime throws beneath them.
+"""
+from __future__ import annotations
+
+import errno
+import os
+
+
+class JsError(Exception):
+    """A plain `new Error(message)` upstream (name "Error", no code)."""
+
+    js_name = "Error"
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class JsTypeError(JsError):
+    """A TypeError the upstream's JavaScript raises on a wrong value (e.g. a number as a path)."""
+
+    js_name = "TypeError"
+
+
+class NodeSystemError(Exception):
+    """An error Node's fs layer would throw as is: `ENOTDIR: not a directory, stat '/x/a.txt/'`."""
+
+    js_name = "Error"
+
+    def __init__(self, code: str, syscall: str, path: str, dest: str | None = None):
+        desc = _NODE_DESCRIPTIONS.get(code) or os.strerror(getattr(errno, code, 0)).lower()
+        message = f"{code}: {desc}, {syscall} '{path}'" + (f" -> '{dest}'" if dest else "")
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.syscall = syscall
+        self.path = path
+
+    @classmethod
+    def from_oserror(cls, exc: OSError, syscall: str, path: str) -> "NodeSystemError":
+        return cls(errno.errorcode.get(exc.errno, "EIO"), syscall, path)
+
+
+# libuv's descriptions, which Node prints (they differ from strerror for a few codes).
+_NODE_DESCRIPTIONS = {
+    "ENOENT": "no such file or directory",
+    "ENOTDIR": "not a directory",
+    "EISDIR": "illegal operation on a directory",
+    "EACCES": "permission denied",
+    "EEXIST": "file already exists",
+    "ENOTEMPTY": "directory not empty",
+    "ELOOP": "too many symbolic links encountered",
+    "EPERM": "operation not permitted",
+    "ENAMETOOLONG": "name too long",
+    "EINVAL": "invalid argument",
+    "EXDEV": "cross-device link not permitted",
+}

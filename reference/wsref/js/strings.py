@@ -1,0 +1,52 @@
+"""JavaScript string semantics the tools' outputs depend on: trim(), UTF-16 ordering, String(x).
+
+Checked against node on the cases that reach messages; each function names the JS it stands for.
+"""
+from __future__ import annotations
+
+import math
+
+# String.prototype.trim strips WhiteSpace and LineTerminator: these, and the Zs category.
+_JS_WS = frozenset(
+    "\u0009\u000a\u000b\u000c\u000d\u0020\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+    "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def js_trim(s: str) -> str:
+    """String.prototype.trim: not Python's strip(), which also drops \\x1c-\\x1f and \\x85
+    and keeps \\ufeff."""
+    start, end = 0, len(s)
+    while start < end and s[start] in _JS_WS:
+        start += 1
+    while end > start and s[end - 1] in _JS_WS:
+        end -= 1
+    return s[start:end]
+
+
+def utf16_key(s: str) -> bytes:
+    """A sort key that orders strings the way JS `<` does: by UTF-16 code units."""
+    return s.encode("utf-16-be", "surrogatepass")
+
+
+def js_number(x: float) -> str:
+    """A number as JavaScript's String(x) prints it, for the cases that reach messages."""
+    if float(x).is_integer() and abs(x) < 1e21:
+        return str(int(x))
+    return repr(float(x))
+
+
+def js_string(value) -> str:
+    """`${value}` for an environment value."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return js_number(value) if math.isfinite(value) else ("NaN" if value != value else
+                                                               "Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, (list, tuple)):
+        return ",".join("" if v is None else js_string(v) for v in value)
+    if isinstance(value, dict):
+        return "[object Object]"
+    return str(value)

@@ -1,0 +1,181 @@
+"""ProcessHandle (upstream `sandbox/process-manager/process-handle.ts`): one spawned process.
+
+Its retained output (RetainedOutputBuffer), exit code (None while running), wait and kill. The
+process counts as finished when it has exited *and* both pipes are closed (Node's `close` event),
+so a grandchild that keeps a pipe open keeps it running.
+"""
+from __future__ import annotations
+
+import codecs
+import os
+import signal
+import subprocess
+import threading
+import time
+
+from ...js.strings import js_number
+
+DEFAULT_MAX_RETAINED_BYTES = 1024 * 1024
+
+
+TIMEOUT_MAX = 2 ** 31 - 1   # setTimeout's limit; anything outside [1, TIMEOUT_MAX] fires after 1 ms
+
+
+def _utf8_len(ch: str) -> int:
+    cp = ord(ch)
+    return 1 if cp < 0x80 else 2 if cp < 0x800 else 3 if cp < 0x10000 else 4
+
+
+class RetainedOutput:
+    """The newest `max_bytes` UTF-8 bytes of a stream, cut at code points (RetainedOutputBuffer)."""
+
+    def __init__(self, max_bytes: float):
+        self.max_bytes = max_bytes
+        self.text = ""
+        self.bytes = 0
+        self.dropped = 0
+
+    def append(self, data: str) -> None:
+        size = len(data.encode("utf-8", "surrogatepass"))
+        if size == 0:
+            return
+        if self.max_bytes == 0:
+            self.dropped += size
+            return
+        self.text += data
+        self.bytes += size
+        if self.bytes > self.max_bytes:
+            i = 0
+            while self.bytes > self.max_bytes and i < len(self.text):
+                n = _utf8_len(self.text[i])
+                self.bytes -= n
+                self.dropped += n
+                i += 1
+            self.text = self.text[i:]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class ProcessHandle:
+    """One spawned process: retained output, exit code (None while running), wait and kill."""
+
+    def __init__(self, popen: subprocess.Popen, command: str, timeout_ms: float | None,
+                 max_retained: float = DEFAULT_MAX_RETAINED_BYTES, on_stdout=None, on_stderr=None):
+        self.popen = popen
+        self.pid = str(popen.pid)
+        self.command = command
+        self.exit_code: int | None = None
+        self.started = time.monotonic()
+        self._stdout = RetainedOutput(max_retained)
+        self._stderr = RetainedOutput(max_retained)
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._timed_out = False
+        self._killed_by_signal = False
+        self._timer = None
+        if timeout_ms:  # upstream: `options?.timeout ? setTimeout(...) : undefined`
+            delay = timeout_ms if 1 <= timeout_ms <= TIMEOUT_MAX else 1
+            self._timer = threading.Timer(delay / 1000, self._on_timeout)
+            self._timer.daemon = True
+            self._timer.start()
+        self._timeout_ms = timeout_ms
+        # onStdout / onStderr: called with each decoded chunk and the pid, as the data arrives
+        self._readers = [threading.Thread(target=self._read, args=(popen.stdout, self._stdout, on_stdout), daemon=True),
+                         threading.Thread(target=self._read, args=(popen.stderr, self._stderr, on_stderr), daemon=True)]
+        for t in self._readers:
+            t.start()
+        threading.Thread(target=self._close_watch, daemon=True).start()
+
+    # -- output --------------------------------------------------------------------------------
+
+    def _read(self, stream, sink: RetainedOutput, callback=None) -> None:
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        fd = stream.fileno()
+        try:
+            while True:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                text = decoder.decode(chunk)
+                if text:
+                    with self._lock:
+                        sink.append(text)
+                    if callback is not None:
+                        try:
+                            callback(text, self.pid)
+                        except Exception:
+                            pass  # a failing callback does not stop the stream
+        except OSError:
+            pass
+        tail = decoder.decode(b"", final=True)
+        if tail:
+            with self._lock:
+                sink.append(tail)
+            if callback is not None:
+                try:
+                    callback(tail, self.pid)
+                except Exception:
+                    pass
+        stream.close()
+
+    @property
+    def stdout(self) -> str:
+        with self._lock:
+            return str(self._stdout)
+
+    @property
+    def stderr(self) -> str:
+        with self._lock:
+            return str(self._stderr)
+
+    def snapshot(self) -> tuple[int | None, str, str]:
+        """Exit code, stdout and stderr read together, so a finishing process is seen whole."""
+        with self._lock:
+            return self.exit_code, str(self._stdout), str(self._stderr)
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    def _close_watch(self) -> None:
+        code = self.popen.wait()
+        for t in self._readers:
+            t.join()
+        if self._timer is not None:
+            self._timer.cancel()
+        with self._lock:
+            if self._timed_out:
+                self._stderr.append(f"\nProcess timed out after {js_number(self._timeout_ms)}ms")
+                self.exit_code = 124
+            else:
+                self._killed_by_signal = code < 0
+                self.exit_code = 128 if code < 0 else code
+        self._done.set()
+
+    def _on_timeout(self) -> None:
+        self._timed_out = True
+        self._signal_tree(signal.SIGTERM)
+
+    def _signal_tree(self, sig) -> None:
+        try:
+            os.killpg(self.popen.pid, sig)
+        except OSError:
+            try:
+                self.popen.send_signal(sig)
+            except OSError:
+                pass
+
+    def wait(self, timeout: float | None = None) -> dict:
+        self._done.wait(timeout)
+        exit_code, out, err = self.snapshot()
+        return {"success": exit_code == 0, "exitCode": exit_code, "stdout": out, "stderr": err,
+                "executionTimeMs": int((time.monotonic() - self.started) * 1000),
+                "killed": self._killed_by_signal, "timedOut": self._timed_out,
+                "stdoutTruncated": self._stdout.dropped > 0, "stderrTruncated": self._stderr.dropped > 0,
+                "stdoutDroppedBytes": self._stdout.dropped, "stderrDroppedBytes": self._stderr.dropped}
+
+    def kill(self) -> bool:
+        """SIGKILL to the whole process group; False when the process had already finished."""
+        if self.exit_code is not None:
+            return False
+        self._signal_tree(signal.SIGKILL)
+        return True

@@ -1,0 +1,83 @@
+"""The closed vocabulary of host functions a case can put in the tools config (spec/protocol.md).
+
+JSON cannot carry functions, so `{"$hook": "record"}` or `{"$fn": "contextEquals", ...}` name one;
+this turns them into Python callables with the upstream's call shapes.
+"""
+from __future__ import annotations
+
+from .wire import to_json
+
+
+class HostFunctionError(Exception):
+    js_name = "Error"
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def is_host_function(value) -> bool:
+    return isinstance(value, dict) and ("$hook" in value or "$fn" in value)
+
+
+def build(spec: dict, log: list, where: str):
+    if "$hook" in spec:
+        kind = spec["$hook"]
+        if kind == "record":
+            def record(ctx):
+                entry = {"hook": where, "toolName": ctx["toolName"], "workspaceToolName": ctx["workspaceToolName"],
+                         "input": ctx["input"]}
+                if where == "afterToolCall":
+                    entry["output"] = ctx.get("output")
+                    err = ctx.get("error")
+                    entry["error"] = None if err is None else (getattr(err, "message", None) or str(err))
+                log.append(entry)
+                return None
+            return record
+        if kind == "skip":
+            def skip(ctx):
+                log.append({"hook": where, "toolName": ctx["toolName"], "workspaceToolName": ctx["workspaceToolName"],
+                            "input": ctx["input"]})
+                return {"proceed": False, "output": spec.get("output")}
+            return skip
+        if kind == "throw":
+            def fail(ctx):
+                raise HostFunctionError(spec.get("message", "hook failed"))
+            return fail
+    else:
+        kind = spec["$fn"]
+        if kind == "const":
+            return lambda ctx: spec["value"]
+        if kind == "contextEquals":
+            return lambda ctx: (ctx.get("requestContext") or {}).get(spec["key"]) == spec["value"]
+        if kind == "mergeEnv":  # setEnv's updater: env => ({...env, ...spec.env})
+            return lambda env: {**env, **spec["env"]}
+        if kind == "argStartsWith":
+            return lambda ctx: isinstance((ctx.get("args") or {}).get(spec["arg"]), str) and \
+                ctx["args"][spec["arg"]].startswith(spec["prefix"])
+        if kind == "recordCall":  # logs {hook: <key>, args: [...the call's arguments]}
+            def record_call(*args):
+                log.append({"hook": where, "args": to_json(list(args))})
+                return None
+            return record_call
+        if kind == "contextValue":  # ({requestContext}) => requestContext.get(key)
+            return lambda ctx: ((ctx or {}).get("requestContext") or {}).get(spec["key"])
+        if kind == "startsWith":  # a predicate on a plain string (e.g. read_file's mediaTypes)
+            return lambda value: isinstance(value, str) and value.startswith(spec["prefix"])
+        if kind == "throw":
+            def fail_fn(ctx):
+                raise HostFunctionError(spec.get("message", "config function failed"))
+            return fail_fn
+    raise ValueError(f"unknown host function {spec!r} at {where}")
+
+
+def with_host_functions(value, log: list, where: str = "tools"):
+    if is_host_function(value):
+        return build(value, log, where)
+    if isinstance(value, list):
+        return [with_host_functions(v, log, where) for v in value]
+    if isinstance(value, dict):
+        return {k: with_host_functions(v, log, k) for k, v in value.items()}
+    return value
+
+

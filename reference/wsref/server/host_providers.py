@@ -1,0 +1,50 @@
+"""Host provider resolvers (spec/protocol.md, "Host functions"), as the bridge builds them.
+
+`{"$fn": "filesystemResolver", "options"?, "basePathKey"?}` and `{"$fn": "sandboxResolver",
+"options"?, "workingDirectoryKey"?}`: each call logs `{hook, requestContext}` and returns a new
+LocalFilesystem / LocalSandbox on the root, or on the folder below it named by a request-context
+value. Resolved sandboxes are kept so the session can destroy them on close.
+"""
+from __future__ import annotations
+
+from ..js import node_path as nodepath
+
+
+def _below(root: str, request_context, key) -> str:
+    if key is None:
+        return root
+    value = (request_context or {}).get(key)
+    return nodepath.join(root, "undefined" if value is None else _js_string(value))
+
+
+def _js_string(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def filesystem_resolver(spec: dict, root: str, log: list):
+    from ..filesystem.local_filesystem import LocalFilesystem
+    from .host_functions import with_host_functions
+    options = with_host_functions(spec.get("options") or {}, log, "filesystem")
+
+    def resolve(ctx):
+        request_context = ctx.get("requestContext") or {}
+        log.append({"hook": "filesystemResolver", "requestContext": dict(request_context)})
+        return LocalFilesystem(**{"basePath": _below(root, request_context, spec.get("basePathKey")), **options})
+    return resolve
+
+
+def sandbox_resolver(spec: dict, root: str, log: list, resolved: list):
+    from ..sandbox import LocalSandbox
+    from .host_functions import with_host_functions
+    options = with_host_functions(spec.get("options") or {}, log, "sandbox")
+
+    def resolve(ctx):
+        request_context = ctx.get("requestContext") or {}
+        log.append({"hook": "sandboxResolver", "requestContext": dict(request_context)})
+        sandbox = LocalSandbox(**{"workingDirectory": _below(root, request_context, spec.get("workingDirectoryKey")),
+                                  **options})
+        resolved.append(sandbox)
+        return sandbox
+    return resolve

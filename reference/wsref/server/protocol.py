@@ -1,0 +1,322 @@
+"""Sessions: wsref behind the wsconf protocol's operations (spec/protocol.md): results as plain JSON data.
+
+Used in process by the harness's reference adapter and over stdin/stdout by `python -m wsref.server`.
+"""
+from __future__ import annotations
+
+import os
+
+from .. import __version__
+from ..errors import js_name
+from ..filesystem.local_filesystem import LocalFilesystem
+from ..sandbox import LocalSandbox
+from ..sandbox.native_sandbox import is_bwrap_available
+from ..tools import ast_edit, create_workspace_tools
+from ..tools.media import is_media_result
+from ..workspace import Workspace
+from .host_functions import with_host_functions
+from .wire import from_json, to_json
+
+IMPLEMENTATION = "wsref"
+CAPABILITIES = (
+    "filesystem", "local_paths", "symlinks", "file_modes", "empty_dirs", "tilde_home", "media",
+    "read_only", "allowed_paths", "tool_config", "tool_hooks", "fs_interface", "posix_errors", "sandbox", "processes",
+    "lifecycle", "bm25", "vector", "skills",
+) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
+    ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
+# Workspace options the `open` request passes on as given (spec/protocol.md).
+WORKSPACE_OPTIONS = ("bm25", "autoIndexPaths", "skills", "skillSource", "searchIndexName", "operationTimeout",
+                     "instructions", "sandboxCacheKey")
+
+
+def result_of(output, model=None) -> dict:
+    if isinstance(output, str):
+        return {"kind": "text", "value": output, "model": model}
+    if is_media_result(output):
+        value = {k: output[k] for k in ("text", "mediaType", "data")}
+        return {"kind": "media", "value": value, "model": model}
+    return {"kind": "value", "value": to_json(output), "model": model}
+
+
+def error_of(exc: BaseException) -> dict:
+    return {"kind": "error", "message": getattr(exc, "message", None) or str(exc),
+            "code": getattr(exc, "code", None), "name": js_name(exc)}
+
+
+# WorkspaceFilesystem method -> (python method, how positional JS args map to keyword args)
+FS_METHODS = {
+    "readFile": ("read_file", ["path", "options"]),
+    "writeFile": ("write_file", ["path", "content", "options"]),
+    "appendFile": ("append_file", ["path", "content"]),
+    "deleteFile": ("delete_file", ["path", "options"]),
+    "copyFile": ("copy_file", ["src", "dest", "options"]),
+    "moveFile": ("move_file", ["src", "dest", "options"]),
+    "mkdir": ("mkdir", ["path", "options"]),
+    "rmdir": ("rmdir", ["path", "options"]),
+    "readdir": ("readdir", ["path", "options"]),
+    "exists": ("exists", ["path"]),
+    "stat": ("stat", ["path"]),
+    "realpath": ("realpath", ["path"]),
+    "resolveAbsolutePath": ("resolve_absolute_path", ["path"]),
+    "getInfo": ("get_info", []),
+    "getInstructions": ("get_instructions", []),
+    # The provider's own hooks, as `filesystem.init()` calls them: no status tracking (that is
+    # MastraFilesystem._init/_destroy, which workspace.init/destroy and ensureReady use).
+    "init": ("init_hook", []),
+    "destroy": ("destroy_hook", []),
+}
+
+
+class Session:
+    """One open workspace: its tools are built once, so a case's steps share tracker and locks."""
+
+    def __init__(self, root: str, home: str, workspace: dict):
+        from . import host_providers
+        from .host_functions import is_host_function
+        self.hook_log: list[dict] = []
+        self.resolved_sandboxes: list = []  # from a sandbox resolver: destroyed on close
+        fs_config = workspace.get("filesystem", {})
+        sb_config = workspace.get("sandbox")
+        if is_host_function(fs_config):
+            filesystem = host_providers.filesystem_resolver(fs_config, root, self.hook_log)
+        else:
+            filesystem = None if fs_config is None else LocalFilesystem(
+                **{"basePath": root, **with_host_functions(fs_config or {}, self.hook_log, "filesystem")})
+        if is_host_function(sb_config):
+            sandbox = host_providers.sandbox_resolver(sb_config, root, self.hook_log, self.resolved_sandboxes)
+        else:
+            sandbox = None if sb_config is None else LocalSandbox(
+                **{"workingDirectory": root, **with_host_functions(sb_config, self.hook_log, "sandbox")})
+        self.request_context = dict(workspace.get("requestContext") or {})
+        self.tool_options = workspace.get("toolOptions")  # createWorkspaceTools' options (grep strict)
+        tools_config = with_host_functions(workspace.get("tools"), self.hook_log)
+        from . import host_search
+        search_objects = {k: host_search.build(k, workspace[k], self.hook_log)
+                          for k in ("vectorStore", "embedder") if k in workspace}
+        self.workspace = Workspace(filesystem=filesystem, sandbox=sandbox, tools=tools_config,
+                                   id=workspace.get("id"), name=workspace.get("name"), **search_objects,
+                                   **{k: with_host_functions(workspace[k], self.hook_log, k)
+                                      for k in WORKSPACE_OPTIONS if k in workspace})
+        self.home = home
+        self._tools = None
+
+    def _build_tools(self) -> dict:
+        tools = create_workspace_tools(self.workspace, self.request_context, self.tool_options)
+        skills = self.workspace.skills
+        if skills is not None:  # the agent adds the skill tools next to the workspace tools
+            from ..skills import create_skill_tools
+            tools.update(create_skill_tools(skills))
+        return tools
+
+    def _toolset(self):
+        if self._tools is None:
+            self._tools = self._build_tools()
+        return self._tools
+
+    def retool(self) -> dict:
+        """A new agent interaction: tools rebuilt from the current config, fresh tracker and lock."""
+        os.environ["HOME"] = self.home
+        try:
+            self._tools = self._build_tools()
+        except Exception as exc:
+            return error_of(exc)
+        return result_of(list(self._tools))
+
+    def workspace_call(self, method: str, args: list) -> dict:
+        """A Workspace method or property by its upstream name (getInfo, setToolsConfig, status ...)."""
+        os.environ["HOME"] = self.home
+        target = WORKSPACE_METHODS.get(method)
+        if target is None:
+            return {"kind": "error", "message": f"workspace.{method} is not supported by wsref", "code": None,
+                    "name": "TypeError"}
+        try:
+            return result_of(target(self, *with_host_functions(from_json(list(args)), self.hook_log)))
+        except Exception as exc:
+            return error_of(exc)
+
+    def tools(self) -> list[dict]:
+        return [{"name": t.name, "description": t.description, "inputSchema": t.input_schema,
+                 "requireApproval": t.require_approval} for t in self._toolset().values()]
+
+    def call(self, tool: str, args: dict) -> dict:
+        os.environ["HOME"] = self.home
+        try:
+            bound = self._toolset().get(tool)
+            if bound is None:
+                raise KeyError(f"no tool named {tool!r}")
+            bound.tool_call_id = _next_tool_call_id()
+            output = bound.execute(args)
+            return result_of(output, bound.to_model_output(output))
+        except Exception as exc:  # a tool that throws is a result, not a fault
+            return error_of(exc)
+
+    def fs(self, method: str, args: list) -> dict:
+        os.environ["HOME"] = self.home
+        fs = self.workspace.filesystem
+        if method not in FS_METHODS:
+            return {"kind": "error", "message": f"filesystem.{method} is not a function", "code": None,
+                    "name": "TypeError"}
+        name, params = FS_METHODS[method]
+        kwargs = {}
+        for param, value in zip(params, from_json(list(args))):
+            if param == "options":
+                kwargs.update(value or {})
+            else:
+                kwargs["input_path" if param == "path" else param] = value
+        try:
+            return result_of(getattr(fs, name)(**kwargs))
+        except Exception as exc:
+            return error_of(exc)
+
+    def close(self) -> None:
+        try:
+            self.workspace.destroy()
+        finally:
+            for sandbox in self.resolved_sandboxes:
+                try:
+                    sandbox.destroy()
+                except Exception:
+                    pass
+
+
+def _plain(value):
+    """JSON's view of a config holding functions: a function property is left out, in a list it is null."""
+    if callable(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items() if not callable(v)}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _defined(value: dict) -> dict:
+    """An object's undefined (None) properties left out, as JSON.stringify leaves them out."""
+    return {k: v for k, v in value.items() if v is not None}
+
+
+def _fs(s):
+    fs = s.workspace.filesystem
+    if fs is None:
+        raise AttributeError("workspace.filesystem is undefined")
+    return fs
+
+
+def _sandbox(s):
+    sb = s.workspace.sandbox
+    if sb is None:
+        raise AttributeError("workspace.sandbox is undefined")
+    return sb
+
+
+# The `workspace` step's methods and properties, by their upstream (dotted) names.
+WORKSPACE_METHODS = {
+    "id": lambda s: s.workspace.id,
+    "name": lambda s: s.workspace.name,
+    "status": lambda s: s.workspace.status,
+    "createdAt": lambda s: s.workspace.createdAt,
+    "lastAccessedAt": lambda s: s.workspace.lastAccessedAt,
+    "init": lambda s: s.workspace.init(),
+    "stop": lambda s: s.workspace.stop(),
+    "destroy": lambda s: s.workspace.destroy(),
+    "getInfo": lambda s, options=None: s.workspace.get_info(options),
+    "getInstructions": lambda s, opts=None: s.workspace.get_instructions(opts),
+    "getInstructionsAsync": lambda s, opts=None: s.workspace.get_instructions_async(opts),
+    # The static providers; undefined (null) for a resolver. wsref shows no instance as JSON.
+    "filesystem": lambda s: _no_instance(s.workspace.filesystem),
+    "sandbox": lambda s: _no_instance(s.workspace.sandbox),
+    "hasSandboxResolver": lambda s: s.workspace.has_sandbox_resolver(),
+    "hasSandboxCacheKey": lambda s: s.workspace.has_sandbox_cache_key(),
+    "getToolsConfig": lambda s: _plain(s.workspace.get_tools_config()),
+    "setToolsConfig": lambda s, config=None: s.workspace.set_tools_config(config),
+    "hasFilesystemConfig": lambda s: s.workspace.has_filesystem_config(),
+    "hasSandboxConfig": lambda s: s.workspace.has_sandbox_config(),
+    "id.length": lambda s: _js_length(s.workspace.id),
+    "name.length": lambda s: _js_length(s.workspace.name),
+    "id.slice": lambda s, *a: _js_slice(s.workspace.id, *a),
+    "name.slice": lambda s, *a: _js_slice(s.workspace.name, *a),
+    "operationTimeout": lambda s: None,  # not a Workspace property upstream: undefined
+    "index": lambda s, path, content, options=None: s.workspace.index(path, content, options),
+    "search": lambda s, query, options=None: s.workspace.search(query, options),
+    "rebuildSearchIndex": lambda s, paths=None: s.workspace.rebuild_search_index(paths),
+    # Provider instances are not shown as JSON by wsref; only "none configured" (undefined) is.
+    "resolveFilesystem": lambda s, opts=None: _no_instance(s.workspace.resolve_filesystem(opts)),
+    "resolveSandbox": lambda s, opts=None: _no_instance(s.workspace.resolve_sandbox(opts)),
+    "clearSandboxCache": lambda s, key=None: s.workspace.clear_sandbox_cache(key),
+    "canBM25": lambda s: s.workspace.can_bm25,
+    "canVector": lambda s: s.workspace.can_vector,
+    "canHybrid": lambda s: s.workspace.can_hybrid,
+    # A WorkspaceSkills instance has only private fields: JSON shows it as {}.
+    "skills": lambda s: None if s.workspace.skills is None else {},
+    "skills.list": lambda s: [_defined(x) for x in s.workspace.skills.list()],
+    "skills.get": lambda s, name: _skill(s.workspace.skills.get(name)),
+    "skills.has": lambda s, name: s.workspace.skills.has(name),
+    "skills.search": lambda s, query, options=None: [_defined(r) for r in s.workspace.skills.search(query, options)],
+    "skills.getReference": lambda s, name, path: s.workspace.skills.get_reference(name, path),
+    "skills.getScript": lambda s, name, path: s.workspace.skills.get_script(name, path),
+    "skills.getAsset": lambda s, name, path: s.workspace.skills.get_asset(name, path),
+    "skills.listReferences": lambda s, name: s.workspace.skills.list_references(name),
+    "skills.listScripts": lambda s, name: s.workspace.skills.list_scripts(name),
+    "skills.listAssets": lambda s, name: s.workspace.skills.list_assets(name),
+    "skills.refresh": lambda s: s.workspace.skills.refresh(),
+    "skills.maybeRefresh": lambda s: s.workspace.skills.maybe_refresh(),
+    "filesystem.status": lambda s: _fs(s).status,
+    "filesystem.basePath": lambda s: _fs(s).basePath,
+    "filesystem.getInfo": lambda s: _defined(_fs(s).get_info()),
+    "filesystem.getInstructions": lambda s: _fs(s).get_instructions(),
+    # The optional native walk/grep: LocalFilesystem 1.71.0 has neither (undefined -> null).
+    "filesystem.walk": lambda s: getattr(_fs(s), "walk", None),
+    "filesystem.grep": lambda s: getattr(_fs(s), "grep", None),
+    "sandbox.status": lambda s: _sandbox(s).status,
+    "sandbox.provider": lambda s: _sandbox(s).provider,
+    "filesystem.provider": lambda s: _fs(s).provider,
+    "sandbox.getInstructions": lambda s: _sandbox(s).get_instructions(),
+    "sandbox.setEnv": lambda s, update: _sandbox(s).set_env(update),
+}
+
+
+_tool_calls = iter(range(1, 1 << 62))
+
+
+def _next_tool_call_id() -> str:
+    """The call's toolCallId, numbered per process as the bridge numbers them (wsconf-call-<n>)."""
+    return f"wsconf-call-{next(_tool_calls)}"
+
+
+def _no_instance(value):
+    if value is not None:
+        raise TypeError("wsref does not show a provider instance as JSON")
+    return None
+
+
+def _skill(skill):
+    return None if skill is None else _defined(skill)
+
+
+def _js_length(text: str) -> int:
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def _js_slice(text: str, start=0, end=None) -> str:
+    """String.prototype.slice on UTF-16 units (integer arguments)."""
+    units = text.encode("utf-16-le", "surrogatepass")
+    n = len(units) // 2
+    start = max(n + start, 0) if start < 0 else min(start, n)
+    end = n if end is None else (max(n + end, 0) if end < 0 else min(end, n))
+    return units[2 * start:2 * max(end, start)].decode("utf-16-le", "surrogatepass")
+
+
+def open_session(root: str, home: str, workspace: dict):
+    """A Session, or the error Result when building the workspace throws (e.g. duplicate tool names)."""
+    os.environ["HOME"] = home  # allowedPaths like "~" expand when the filesystem is built
+    try:
+        session = Session(root, home, workspace)
+        session._toolset()
+        return session
+    except Exception as exc:
+        return error_of(exc)
+
+
+def hello() -> dict:
+    return {"protocol": 1, "implementation": IMPLEMENTATION, "version": __version__,
+            "capabilities": list(CAPABILITIES)}

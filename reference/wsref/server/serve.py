@@ -1,0 +1,65 @@
+"""`python -m wsref.server`: the reference implementation speaking spec/protocol.md on stdin/stdout."""
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+import traceback
+
+from . import protocol
+from .wire import to_json
+
+
+def serve(stdin=sys.stdin, stdout=sys.stdout) -> None:
+    sessions: dict[str, protocol.Session] = {}
+    ids = itertools.count(1)
+
+    def handle(op: str, params: dict):
+        if op == "hello":
+            return protocol.hello()
+        if op == "open":
+            opened = protocol.open_session(params["root"], params.get("home") or params["root"],
+                                           params.get("workspace") or {})
+            if isinstance(opened, dict):
+                return {"error": opened}
+            sid = f"s{next(ids)}"
+            sessions[sid] = opened
+            return {"session": sid}
+        if op == "shutdown":
+            return None
+        session = sessions.get(params.get("session"))
+        if session is None:
+            raise LookupError(f"no open session {params.get('session')!r}")
+        if op == "tools":
+            return session.tools()
+        if op == "call":
+            return session.call(params["tool"], params.get("args", {}))
+        if op == "fs":
+            return session.fs(params["method"], params.get("args") or [])
+        if op == "workspace":
+            return session.workspace_call(params["method"], params.get("args") or [])
+        if op == "retool":
+            return session.retool()
+        if op == "hookLog":
+            return to_json(session.hook_log)
+        if op == "close":
+            sessions.pop(params["session"]).close()
+            return None
+        raise LookupError(f"unknown op {op!r}")
+
+    for line in stdin:
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError:
+            reply = {"id": None, "ok": False, "fault": "request is not JSON"}
+        else:
+            try:
+                reply = {"id": request.get("id"), "ok": True, "result": handle(request.get("op"), request.get("params") or {})}
+            except Exception as exc:
+                traceback.print_exc(file=sys.stderr)
+                reply = {"id": request.get("id"), "ok": False, "fault": f"{type(exc).__name__}: {exc}"}
+        stdout.write(json.dumps(reply) + "\n")  # ASCII: lone surrogates survive
+        stdout.flush()
+        if isinstance(request, dict) and request.get("op") == "shutdown":
+            break
+

@@ -1,0 +1,38 @@
+"""mastra_workspace_delete (upstream `tools/delete-file.ts`)."""
+from __future__ import annotations
+
+from ..errors import WorkspaceReadOnlyError
+from .base import Tool, ToolContext
+
+DELETE = "mastra_workspace_delete"
+
+DESCRIPTION = "Delete a file or directory from the workspace filesystem"
+
+INPUT_SCHEMA = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "type": "object",
+    "properties": {
+        "path": {"type": "string", "description": "The path to the file or directory to delete"},
+        "recursive": {"default": False, "description": (
+            "If true, delete directories and their contents recursively. Required for non-empty directories."),
+            "type": "boolean"},
+    },
+    "required": ["path"],
+    "additionalProperties": False,
+}
+
+
+def execute(args: dict, ctx: ToolContext) -> str:
+    fs = ctx.workspace.require_filesystem()
+    path, recursive = args["path"], bool(args.get("recursive", False))
+    if fs.readOnly:
+        raise WorkspaceReadOnlyError("delete")
+    stat = fs.stat(path)  # follows symlinks: a link to a directory is removed as a directory
+    if stat.type == "directory":
+        fs.rmdir(path, recursive=recursive, force=recursive)
+    else:
+        fs.delete_file(path)
+    return f"Deleted {path}"
+
+
+TOOL = Tool(DELETE, DESCRIPTION, INPUT_SCHEMA, execute)
