@@ -25,13 +25,13 @@ def run_suite(tmp_path: Path, adapter: str, *extra: str, spec: Path = SPEC,
               paths: list[str] | None = None) -> tuple[int, list[dict], str]:
     """Run the conformance suite (or some case folders of it) in a child pytest; return exit code,
     per-case records, output."""
-    import json
+    from wsconf.report import load_results
     results = tmp_path / f"{adapter.replace(':', '_').replace('/', '_')[:40]}.jsonl"
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", *(paths or [str(spec / "cases")]), "-q", "-p", "no:cacheprovider",
          "--wsconf-adapter", adapter, "--wsconf-results", str(results), *extra],
         capture_output=True, text=True, cwd=REPO, timeout=600)
-    records = [json.loads(line) for line in results.read_text().splitlines()] if results.exists() else []
+    records = load_results(results) if results.exists() else []
     return proc.returncode, records, proc.stdout + proc.stderr
 
 

@@ -3,7 +3,6 @@ S3 server that the adapter starts and stops itself."""
 from __future__ import annotations
 
 import importlib.util
-import json
 import os
 import shutil
 import subprocess
@@ -15,6 +14,7 @@ import pytest
 from conftest import BRIDGE, REPO, SPEC
 from wsconf import expectations
 from wsconf.adapters.base import AdapterFault
+from wsconf.report import load_results
 from wsconf.spec import load_spec
 
 IMPLEMENTATION = "@mastra/s3"
@@ -63,7 +63,7 @@ def test_the_s3_provider_has_no_unexpected_results(tmp_path):
          "-n", "2", "--wsconf-adapter", "mastra-s3", "--wsconf-no-expectations", "--wsconf-results", str(results)],
         capture_output=True, text=True, cwd=REPO, timeout=600, env={**os.environ, "WSCONF_MOTO_PIDFILE": str(pidfile)})
     output = (proc.stdout + proc.stderr)[-3000:]
-    records = [json.loads(line) for line in results.read_text().splitlines()] if results.exists() else []
+    records = load_results(results) if results.exists() else []
     spec = load_spec()
     assert len(records) == len(spec.cases), output
 
@@ -92,7 +92,7 @@ def test_the_server_is_stopped_when_the_bridge_cannot_start(monkeypatch, tmp_pat
 
     pidfile = tmp_path / "moto.pids"
     monkeypatch.setenv(s3.PIDFILE_ENV, str(pidfile))
-    monkeypatch.setattr(s3, "BRIDGE", tmp_path / "no-such-bridge.mjs")
+    monkeypatch.setattr(s3, "bridge_script", lambda: tmp_path / "no-such-bridge.mjs")
     with pytest.raises(AdapterFault):
         s3.S3Adapter(timeout=10)
     pids = [int(p) for p in pidfile.read_text().split()]

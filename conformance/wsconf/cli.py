@@ -9,9 +9,10 @@ from pathlib import Path
 import yaml
 
 from .render import visible
+from .resources import pages_dir
 from .spec import DEFAULT_SPEC_DIR, load_spec, quote_problems
 
-PAGES_DIR = DEFAULT_SPEC_DIR.parent.parent / "shared" / "seeds"
+PAGES_DIR = pages_dir()
 
 
 def _spec(args):
@@ -19,11 +20,31 @@ def _spec(args):
     return spec
 
 
+def _configured(args, key: str, default=None):
+    """A run option: the command line, else the port's config file, else the default."""
+    value = getattr(args, key, None)
+    if value is not None:
+        return value
+    return args.config.get(key, default) if args.config else default
+
+
 def cmd_run(args) -> int:
     import pytest
     spec_root = Path(args.spec or DEFAULT_SPEC_DIR)
-    argv = [str(spec_root / "cases"), "-p", "no:cacheprovider", "--wsconf-adapter", args.adapter,
-            "--wsconf-timeout", str(args.timeout), "-q", "-rfE"]
+    if args.config:
+        print(f"wsconf: config {args.config.path}", file=sys.stderr)
+    adapter = _configured(args, "adapter", "reference")
+    argv = [str(spec_root / "cases"), "-p", "no:cacheprovider", "--wsconf-adapter", adapter,
+            "--wsconf-timeout", str(_configured(args, "timeout", 30.0)), "-q", "-rfE"]
+    args.workers = _configured(args, "workers")
+    args.results = _configured(args, "results")
+    args.junitxml = _configured(args, "junitxml")
+    expectations_dir = _configured(args, "expectations")
+    if expectations_dir:
+        argv += ["--wsconf-expectations", str(expectations_dir)]
+    tools = args.tools.split(",") if args.tools else _configured(args, "tools")
+    if tools:
+        argv += ["--wsconf-tools", ",".join(tools)]
     if args.workers:
         argv += ["-n", str(args.workers)]
     if args.k:
@@ -44,6 +65,23 @@ def cmd_run(args) -> int:
         argv.append("--wsconf-no-expectations")
     argv += args.pytest_args or []
     return int(pytest.main(argv))
+
+
+def cmd_init(args) -> int:
+    from .scaffold import init
+    return init(Path(args.directory), args.adapter, args.implementation, args.tools, args.force)
+
+
+def cmd_bridge(args) -> int:
+    from .adapters.base import AdapterFault
+    from .node_bridge import bridge_dir
+    try:
+        folder = bridge_dir()
+    except AdapterFault as exc:
+        print(f"wsconf bridge install: {exc}", file=sys.stderr)
+        return 1
+    print(folder)
+    return 0
 
 
 def cmd_list(args) -> int:
@@ -73,9 +111,12 @@ def cmd_show(args) -> int:
     if case.needs:
         out.append(f"Needs: {', '.join(case.needs)}")
     if case.setup:
-        out += ["", "Setup:"] + ["  " + line for line in yaml.safe_dump(case.setup, allow_unicode=True, sort_keys=False).splitlines()]
+        out += ["", "Setup:"] + _setup_lines(case.setup, "  ")
     if case.workspace:
         out += ["", "Workspace:"] + ["  " + line for line in yaml.safe_dump(case.workspace, allow_unicode=True, sort_keys=False).splitlines()]
+    if case.open_error:
+        out += ["", "Opening the workspace throws with this message:"]
+        out += _expect_lines(case.open_error)
     for step in case.steps:
         out.append("")
         if "host" in step:
@@ -83,24 +124,72 @@ def cmd_show(args) -> int:
             continue
         target = step.get("tool") or (f"fs.{step['fs']}" if "fs" in step else "list tools")
         out.append(f"Step {step['id']}: {target}({json.dumps(step.get('args', {}), ensure_ascii=False)})")
-        expect = step["expect"]
-        for key, label in (("text", "returns this text"), ("error", "throws with this message")):
-            if key in expect:
-                out.append(f"  {label}:")
-                out += ["    " + line for line in visible(expect[key]).splitlines()]
-        if "error_code" in expect:
-            out.append(f"  with code {expect['error_code']}")
-        if "media" in expect:
-            out.append(f"  returns media {json.dumps(expect['media'], ensure_ascii=False)}")
-        if "value" in expect:
-            out.append(f"  returns the value {json.dumps(expect['value'], ensure_ascii=False)}")
-        if "model_text" in expect:
-            out.append("  and the model is shown:")
-            out += ["    " + line for line in visible(expect["model_text"]).splitlines()]
+        out += _expect_lines(step.get("expect") or {})
         if "after" in step:
             out.append(f"  afterwards: {json.dumps(step['after'], ensure_ascii=False)}")
     print("\n".join(out))
     return 0
+
+
+def _literal(text: str, indent: str) -> list[str]:
+    """A text as it is, line by line, with the diffs' glyphs for tabs, CRs, trailing blanks, no final newline."""
+    return [indent + line for line in visible(text).split("\n")]
+
+
+def _content_lines(content, indent: str) -> list[str]:
+    if isinstance(content, str):
+        return _literal(content, indent)
+    if isinstance(content, dict) and "text" in content:
+        extra = {k: v for k, v in content.items() if k != "text"}
+        return ([indent + f"({json.dumps(extra, ensure_ascii=False)})"] if extra else []) + _literal(content["text"], indent)
+    if isinstance(content, dict) and "repeat" in content:
+        return [indent + f"{content['times']} times:"] + _literal(content["repeat"], indent + "  ")
+    return [indent + json.dumps(content, ensure_ascii=False)]  # {hex: ...} or {base64: ...}
+
+
+def _setup_lines(setup: dict, indent: str) -> list[str]:
+    out = []
+    for name, content in (setup.get("files") or {}).items():
+        out.append(f"{indent}file {name}:")
+        out += _content_lines(content, indent + "  | ")
+    for name in setup.get("dirs") or []:
+        out.append(f"{indent}folder {name}/")
+    for name, target in (setup.get("symlinks") or {}).items():
+        out.append(f"{indent}link {name} -> {target}")
+    for name, mode in (setup.get("modes") or {}).items():
+        out.append(f"{indent}mode {mode} on {name}")
+    if setup.get("outside"):
+        out.append(f"{indent}outside the root ({{{{outside}}}}):")
+        out += _setup_lines(setup["outside"], indent + "  ")
+    known = {"files", "dirs", "symlinks", "modes", "outside"}
+    for key in [k for k in setup if k not in known]:
+        out.append(f"{indent}{key}: {json.dumps(setup[key], ensure_ascii=False)}")
+    return out
+
+
+def _expect_lines(expect: dict) -> list[str]:
+    """Every expectation of a step (or of opening the workspace), in plain words."""
+    out = []
+    labels = {"text": "returns this text", "error": "throws with this message", "model_text": "and the model is shown"}
+    for key in ("text", "error"):
+        if key in expect:
+            out.append(f"  {labels[key]}:")
+            out += _literal(expect[key], "    | ")
+    if "error_code" in expect:
+        out.append(f"  with code {expect['error_code']}")
+    if "error_name" in expect:
+        out.append(f"  named {expect['error_name']}")
+    if "media" in expect:
+        out.append(f"  returns media {json.dumps(expect['media'], ensure_ascii=False)}")
+    if "value" in expect:
+        out.append(f"  returns the value {json.dumps(expect['value'], ensure_ascii=False)}")
+    if "model_text" in expect:
+        out.append(f"  {labels['model_text']}:")
+        out += _literal(expect["model_text"], "    | ")
+    shown = {"text", "error", "error_code", "error_name", "media", "value", "model_text"}
+    for key in [k for k in expect if k not in shown]:
+        out.append(f"  {key}: {json.dumps(expect[key], ensure_ascii=False)}")
+    return out
 
 
 def cmd_coverage(args) -> int:
@@ -270,23 +359,44 @@ def cmd_smoke(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="wsconf", description="Conformance suite for the Mastra workspace tools")
-    p.add_argument("--spec", default=None, help="spec directory (default: the repository's spec/)")
+    p.add_argument("--spec", default=None, help="spec directory (default: the bundled spec, or the checkout's spec/)")
+    p.add_argument("--config", default=None,
+                   help="a wsconf.toml or pyproject.toml with [tool.wsconf] (default: found from the current folder up)")
     sub = p.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run", help="run the suite against an implementation and print a summary by tool")
-    run.add_argument("--adapter", default="reference", help="reference (default), mastra, cmd:<command>, module:Class")
+    run.add_argument("--adapter", default=None,
+                     help="reference (default), mastra, mastra-s3, reference-protocol, cmd:<command>, module:Class")
     run.add_argument("-n", "--workers", default=None, help="parallel workers (pytest-xdist), e.g. 2 or auto")
+    run.add_argument("--expectations", default=None,
+                     help="folder of expectations files <implementation>[@<version>].yaml (default: the bundled "
+                          "conformance/expectations); the versioned file wins over the plain one")
+    run.add_argument("--tools", default=None,
+                     help="comma-separated tools the implementation has (read_file,write_file); cases calling "
+                          "others are unsupported (default: what it declares in hello, else all)")
     run.add_argument("-k", default=None, help="pytest -k expression over case ids and tags")
     run.add_argument("--tool", action="append", help="only this tool family (repeatable)")
     run.add_argument("--tag", action="append", help="only cases with this tag (repeatable)")
     run.add_argument("--claim", action="append", help="only cases checking this claim (repeatable)")
     run.add_argument("--results", default=None, help="write one JSON object per case to this file")
     run.add_argument("--junitxml", default=None, help="write JUnit XML for CI")
-    run.add_argument("--timeout", type=float, default=30.0, help="seconds per adapter call")
+    run.add_argument("--timeout", type=float, default=None, help="seconds per adapter call (default 30)")
     run.add_argument("--no-expectations", action="store_true", help="ignore the expectations file")
     run.add_argument("-x", action="store_true", help="stop at the first failure")
     run.add_argument("pytest_args", nargs="*", help="further pytest arguments (after --)")
     run.set_defaults(func=cmd_run)
+
+    ini = sub.add_parser("init", help="start a port's wsconf setup: wsconf.toml, an expectations file, a CI workflow")
+    ini.add_argument("--adapter", required=True, help='how to run the port, e.g. "cmd:node port.mjs"')
+    ini.add_argument("--implementation", required=True, help="the name its hello reports (names the expectations file)")
+    ini.add_argument("--tools", default=None, help="comma-separated tools it implements (default: all)")
+    ini.add_argument("--directory", default=".", help="the port's repository (default: here)")
+    ini.add_argument("--force", action="store_true", help="overwrite existing files")
+    ini.set_defaults(func=cmd_init)
+
+    br = sub.add_parser("bridge", help="the upstream bridge (the mastra adapters): `wsconf bridge install`")
+    br.add_argument("action", choices=["install"], help="npm ci the bundled bridge into the user cache; prints its folder")
+    br.set_defaults(func=cmd_bridge)
 
     ls = sub.add_parser("list", help="list cases")
     ls.add_argument("--tool")
@@ -352,7 +462,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    from .config import ConfigError, find_config, load_config
     args = build_parser().parse_args(argv)
+    path = Path(args.config) if args.config else (find_config() if args.func is cmd_run else None)
+    try:
+        args.config = load_config(path) if path else None
+    except (ConfigError, OSError) as exc:
+        print(f"wsconf: bad config: {exc}", file=sys.stderr)
+        return 2
     return args.func(args)
 
 

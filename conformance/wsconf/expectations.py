@@ -12,7 +12,9 @@ from pathlib import Path
 
 import yaml
 
-EXPECTATIONS_DIR = Path(__file__).resolve().parents[1] / "expectations"
+from .resources import data_path
+
+EXPECTATIONS_DIR = data_path("expectations")
 
 
 def slug(implementation: str) -> str:
@@ -23,9 +25,16 @@ def path_for(implementation: str, directory: Path | None = None) -> Path:
     return Path(directory or EXPECTATIONS_DIR) / f"{slug(implementation)}.yaml"
 
 
-def load(implementation: str, directory: Path | None = None) -> dict[str, str]:
-    path = path_for(implementation, directory)
-    if not path.exists():
+def resolve(implementation: str, directory: Path | None = None, version: str | None = None) -> Path | None:
+    """The file in force: <implementation>@<version>.yaml when there is one, else <implementation>.yaml."""
+    folder = Path(directory or EXPECTATIONS_DIR)
+    candidates = ([folder / f"{slug(implementation)}@{version}.yaml"] if version else []) + [path_for(implementation, folder)]
+    return next((p for p in candidates if p.exists()), None)
+
+
+def load(implementation: str, directory: Path | None = None, version: str | None = None) -> dict[str, str]:
+    path = resolve(implementation, directory, version)
+    if path is None:
         return {}
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     return dict(data.get("failures") or {})

@@ -15,6 +15,8 @@ import pytest
 from . import expectations
 from .adapters.base import AdapterFault
 from .adapters.registry import load_adapter
+from .config import tool_id
+from .header import describe_run, header_lines
 from .render import surrogates_escaped, visible
 from .runner import ERROR, FAILED, PASSED, UNSUPPORTED, run_case
 from .spec import load_spec
@@ -36,7 +38,10 @@ def pytest_addoption(parser):
                     help="property tests: a second implementation to run the same generated inputs against")
     group.addoption("--wsconf-claim", action="append", default=[], help="only cases checking this claim id (repeatable)")
     group.addoption("--wsconf-tag", action="append", default=[], help="only cases with this tag (repeatable)")
-    group.addoption("--wsconf-tool", action="append", default=[], help="only cases of this tool family (repeatable)")
+    group.addoption("--wsconf-tool", action="append", default=[], help="only cases of this tool family or calling this tool (repeatable)")
+    group.addoption("--wsconf-tools", default=None,
+                    help="comma-separated tools the implementation has, e.g. read_file,write_file; cases calling "
+                         "any other are unsupported (default: what its hello declares, else all)")
 
 
 class WsconfState:
@@ -67,12 +72,33 @@ class WsconfState:
             raise AdapterFault(self.adapter_error)
         return self._adapter
 
+    def implemented(self) -> tuple[frozenset[str] | None, str]:
+        """The tool ids the implementation has, and where that came from."""
+        option = self.config.getoption("wsconf_tools")
+        if option:
+            return frozenset(tool_id(t.strip()) for t in option.split(",") if t.strip()), "from the configuration"
+        if self.adapter.tools is not None:
+            return self.adapter.tools, "declared by the implementation"
+        return None, ""
+
+    def expectations_file(self) -> Path | None:
+        if self.config.getoption("wsconf_no_expectations"):
+            return None
+        return expectations.resolve(self.adapter.name, self.config.getoption("wsconf_expectations"),
+                                    self.adapter.version)
+
     def expected_failures(self) -> dict[str, str]:
         if self.config.getoption("wsconf_no_expectations"):
             return {}
         if self._expected is None:  # read once per process, not once per case
-            self._expected = expectations.load(self.adapter.name, self.config.getoption("wsconf_expectations"))
+            self._expected = expectations.load(self.adapter.name, self.config.getoption("wsconf_expectations"),
+                                               self.adapter.version)
         return self._expected
+
+    def describe(self, spec_root: Path) -> dict:
+        implemented, source = self.implemented()
+        return describe_run(self.adapter, self.config.getoption("wsconf_adapter"), implemented, source,
+                            self.expectations_file(), len(self.expected_failures()), spec_root)
 
     def close(self):
         if self._adapter is not None:
@@ -85,6 +111,72 @@ def pytest_configure(config):
 
 
 STATE = pytest.StashKey[WsconfState]()
+
+
+def _spec_roots_in_args(config) -> list[Path]:
+    """The spec folders the command line runs cases from (none for the project's own tests)."""
+    roots = []
+    for arg in config.args:
+        path = Path(str(arg).split("::")[0]).resolve()
+        for candidate in (path, *path.parents):
+            if (candidate / "claims.yaml").is_file() and (candidate / "cases").is_dir():
+                roots.append(candidate)
+                break
+    return roots
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    """Before any case (and before xdist starts its workers): start the implementation once, say what
+    is judged, and end the run here, once, when it cannot start."""
+    config = session.config
+    roots = _spec_roots_in_args(config)
+    if hasattr(config, "workerinput") or not roots:
+        return
+    state = config.stash[STATE]
+    try:
+        run = state.describe(roots[0])
+    except AdapterFault as exc:
+        pytest.exit(f"wsconf: the implementation cannot start, so no case was run.\n{exc}", returncode=3)
+    config.stash[RUN] = run
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.section("wsconf run", sep="-")
+        for line in header_lines(run):
+            reporter.write_line(line)
+    xml = config.stash.get(_xml_key(), None)
+    if xml is not None:
+        for key, value in run.items():
+            xml.add_global_property(f"wsconf.{key}", json.dumps(value) if not isinstance(value, str) else value)
+    if getattr(config.option, "numprocesses", None):
+        state.close()  # the workers start their own; this one only said hello
+        state._adapter = None
+
+
+def _xml_key():
+    from _pytest.junitxml import xml_key
+    return xml_key
+
+
+RUN = pytest.StashKey[dict]()
+
+
+def pytest_collection_finish(session):
+    if RUN in session.config.stash:
+        _say_selected(session.config, sum(isinstance(i, CaseItem) for i in session.items))
+
+
+def pytest_xdist_node_collection_finished(node, ids):
+    config = node.config
+    if RUN in config.stash and "selected" not in config.stash[RUN]:
+        _say_selected(config, sum(".yaml::" in i or ".yml::" in i for i in ids))
+
+
+def _say_selected(config, count: int) -> None:
+    config.stash[RUN]["selected"] = count
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"cases selected: {count}")
 
 
 def pytest_unconfigure(config):
@@ -130,7 +222,7 @@ class CaseFile(pytest.File):
                 continue
             if tags and not tags & set(case.tags):
                 continue
-            if tools and case.tool not in tools:
+            if tools and case.tool not in tools and not tools & set(case.families):
                 continue
             yield CaseItem.from_parent(self, name=case.id, case=case)
 
@@ -180,7 +272,7 @@ class CaseItem(pytest.Item):
             self._record(ERROR, str(exc), [])
             raise CaseFailure(str(exc)) from None
         reason = state.expected_failures().get(self.case.id)
-        result = run_case(self.case, adapter)
+        result = run_case(self.case, adapter, state.implemented()[0])
         outcome = result.outcome
         if outcome == UNSUPPORTED:
             self._record(UNSUPPORTED, result.message, result.steps, result.duration)
@@ -198,7 +290,8 @@ class CaseItem(pytest.Item):
 
     def _record(self, outcome, message, steps, duration=0.0, detail=""):
         adapter = self.config.stash[STATE]._adapter
-        record = {"id": self.case.id, "tool": self.case.tool, "claims": self.case.claims,
+        record = {"id": self.case.id, "tool": self.case.tool, "tools": list(self.case.families),
+                  "claims": self.case.claims,
                   "implementation": getattr(adapter, "name", None), "version": getattr(adapter, "version", None),
                   "outcome": outcome, "message": message, "detail": detail, "duration": round(duration, 4),
                   "steps": steps}
@@ -238,6 +331,8 @@ def pytest_sessionfinish(session, exitstatus):
     if path:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         with open(path, "w", encoding="utf-8") as fh:
+            if RUN in config.stash:
+                fh.write(json.dumps({"run": config.stash[RUN]}) + "\n")
             for record in _results:
                 fh.write(json.dumps(record) + "\n")
     stale = _stale_expectations(session)
@@ -262,16 +357,16 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if hasattr(config, "workerinput") or not _results:
         return
     by_tool: dict[str, Counter] = defaultdict(Counter)
-    for record in _results:
-        by_tool[record["tool"]][record["outcome"]] += 1
+    for record in _results:  # a case counts under every tool it calls
+        for family in record.get("tools") or [record["tool"]]:
+            by_tool[family][record["outcome"]] += 1
     cols = [PASSED, FAILED, XFAIL, XPASS, UNSUPPORTED, ERROR]
     tr = terminalreporter
     tr.section("wsconf summary")
     tr.write_line(f"{'tool':<22}{'cases':>7}" + "".join(f"{c:>13}" for c in cols))
-    total = Counter()
+    total = Counter(record["outcome"] for record in _results)
     for tool in sorted(by_tool):
         counts = by_tool[tool]
-        total.update(counts)
         tr.write_line(f"{tool:<22}{sum(counts.values()):>7}" + "".join(f"{counts[c]:>13}" for c in cols))
     tr.write_line(f"{'all':<22}{sum(total.values()):>7}" + "".join(f"{total[c]:>13}" for c in cols))
     stale = config.stash.get(STALE, [])

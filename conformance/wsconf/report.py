@@ -8,8 +8,18 @@ from pathlib import Path
 COLUMNS = ("passed", "failed", "xfail", "xpass", "unsupported", "error")
 
 
-def load_results(path: Path) -> list[dict]:
+def _lines(path: Path) -> list[dict]:
     return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def load_results(path: Path) -> list[dict]:
+    """The case records of a results file (its first line may describe the run: load_run)."""
+    return [r for r in _lines(path) if "run" not in r]
+
+
+def load_run(path: Path) -> dict | None:
+    """What the run judged (implementation, version, dependencies ...), when the file says."""
+    return next((r["run"] for r in _lines(path) if "run" in r), None)
 
 
 def counts(records: list[dict]) -> Counter:

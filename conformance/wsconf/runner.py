@@ -33,10 +33,15 @@ class StepFailure(Exception):
     pass
 
 
-def run_case(case: Case, adapter: Adapter) -> CaseResult:
+def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = None) -> CaseResult:
+    """implemented: the tool ids the implementation has (None: all); defaults to what it declared."""
     missing = sorted(set(case.needs) - set(adapter.capabilities))
     if missing:
         return CaseResult(case.id, UNSUPPORTED, f"{adapter.name} lacks: {', '.join(missing)}")
+    implemented = adapter.tools if implemented is None else implemented
+    lacking = [t for t in case.tools_called if implemented is not None and t not in implemented]
+    if lacking:
+        return CaseResult(case.id, UNSUPPORTED, f"{adapter.name} does not implement {', '.join(lacking)}")
     started = time.monotonic()
     tree = make_tree()
     result = CaseResult(case.id, PASSED)

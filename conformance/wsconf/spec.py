@@ -15,10 +15,10 @@ import jsonschema
 import yaml
 
 from .placeholders import unknown_placeholders
+from .resources import data_path
 from .yaml_lines import load_with_lines
 
-PACKAGE_DIR = Path(__file__).resolve().parent
-DEFAULT_SPEC_DIR = PACKAGE_DIR.parents[1] / "spec"
+DEFAULT_SPEC_DIR = data_path("spec")
 
 
 @dataclass(frozen=True)
@@ -61,12 +61,38 @@ class Case:
     steps: list[dict] = field(default_factory=list)
     open_error: dict | None = None
 
+    @cached_property
+    def tools_called(self) -> tuple[str, ...]:
+        """The tool ids the steps call or describe, in order: a renamed tool counts as its own id."""
+        renamed = {}
+        for tool_id, conf in ((self.workspace or {}).get("tools") or {}).items():
+            if isinstance(conf, dict) and isinstance(conf.get("name"), str):
+                renamed[conf["name"]] = tool_id
+        called = []
+        for step in self.steps:
+            name = step.get("tool") or step.get("tool_info")
+            if isinstance(name, str):
+                tool_id = renamed.get(name, name)
+                if tool_id not in called:
+                    called.append(tool_id)
+        return tuple(called)
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        """The tool families the case counts under: each tool it calls, else its file's family."""
+        return tuple(family_of(t) for t in self.tools_called) or (self.tool,)
+
     @property
     def raw(self) -> dict:
         """The case as the spec writes it (for export and `wsconf show`)."""
         keys = ("id", "title", "claims", "tags", "needs", "versions", "notes", "setup",
                 "workspace", "touches_outside", "open_error", "steps")
         return {"tool": self.tool} | {k: getattr(self, k) for k in keys if getattr(self, k) not in (None, [], {}, False)}
+
+
+def family_of(tool_id: str) -> str:
+    """mastra_workspace_read_file -> read_file (the name `--tool` and the summary use)."""
+    return tool_id.removeprefix("mastra_workspace_")
 
 
 def _key(path) -> str:

@@ -4,10 +4,6 @@ How a user names an adapter is registry.py's business, so the concrete adapters 
 module without a circle."""
 from __future__ import annotations
 
-from pathlib import Path
-
-REPO_ROOT = Path(__file__).resolve().parents[3]
-BRIDGE = REPO_ROOT / "tools" / "mastra-bridge" / "bridge.mjs"
 
 
 class AdapterFault(Exception):
@@ -16,6 +12,10 @@ class AdapterFault(Exception):
 
 class AdapterTimeout(AdapterFault):
     pass
+
+
+class AdapterUnavailable(AdapterFault):
+    """The implementation cannot run here at all (no Node, an install that failed): the run ends once."""
 
 
 class OpenError(Exception):
@@ -56,6 +56,11 @@ class Adapter:
     name: str = "?"
     version: str = "?"
     capabilities: frozenset[str] = frozenset()
+    # The tool ids it implements, when it declares them (hello `tools`); None means every tool.
+    tools: frozenset[str] | None = None
+    # Versions of the key libraries it runs on (hello `dependencies`), shown in the run's header.
+    dependencies: dict[str, str] = {}
+    protocol_version: int | None = None
 
     def open(self, root: str, outside: str, home: str, workspace: dict) -> Session:
         raise NotImplementedError

@@ -39,6 +39,8 @@ class ReferenceAdapter(Adapter):
     name = protocol.IMPLEMENTATION
     version = protocol.__version__
     capabilities = frozenset(protocol.CAPABILITIES)
+    dependencies = protocol.dependencies()
+    protocol_version = 1  # the protocol's operations, called in process
 
     def __init__(self, timeout: float = 30.0):
         self.timeout = timeout

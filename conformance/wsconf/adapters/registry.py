@@ -6,7 +6,8 @@ import shlex
 import sys
 from importlib.metadata import entry_points
 
-from .base import BRIDGE, Adapter
+from ..node_bridge import bridge_script
+from .base import Adapter
 from .reference import ReferenceAdapter
 from .subprocess import SubprocessAdapter
 
@@ -18,7 +19,7 @@ def load_adapter(spec: str, timeout: float = 30.0) -> Adapter:
     if spec == "reference-protocol":
         return SubprocessAdapter([sys.executable, "-m", "wsref.server"], timeout=timeout)
     if spec == "mastra":
-        return SubprocessAdapter(["node", str(BRIDGE)], timeout=timeout)
+        return SubprocessAdapter(["node", str(bridge_script())], timeout=timeout)
     if spec == "mastra-s3":
         from .s3 import S3Adapter  # moto and boto3 are an optional extra: import them only when asked
         return S3Adapter(timeout=timeout)

@@ -20,7 +20,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from .base import BRIDGE, AdapterFault
+from ..node_bridge import bridge_script
+from .base import AdapterFault
 from .subprocess import SubprocessAdapter
 
 BUCKET = "wsconf"
@@ -128,7 +129,7 @@ class S3Adapter(SubprocessAdapter):
                # the AWS SDK must not pick up a real profile or instance credentials
                "AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": os.devnull,
                "AWS_SHARED_CREDENTIALS_FILE": os.devnull}
-        argv = ["env", *(f"{k}={v}" for k, v in env.items()), "node", str(BRIDGE)]
+        argv = ["env", *(f"{k}={v}" for k, v in env.items()), "node", str(bridge_script())]
         try:
             super().__init__(argv, timeout=timeout)
         except BaseException:

@@ -9,7 +9,8 @@ import signal
 import subprocess
 import threading
 
-from .base import Adapter, AdapterFault, AdapterTimeout, OpenError, Session
+from ..config import tool_id
+from .base import Adapter, AdapterFault, AdapterTimeout, AdapterUnavailable, OpenError, Session
 
 PROTOCOL_VERSION = 1
 
@@ -129,7 +130,12 @@ class SubprocessAdapter(Adapter):
         self.argv = argv
         self.timeout = timeout
         self.process: ProtocolProcess | None = None
-        self.hello = self._start()
+        try:
+            self.hello = self._start()
+        except AdapterUnavailable:
+            raise
+        except AdapterFault as exc:  # the first start: nothing can run, so the run ends here, once
+            raise AdapterUnavailable(f"{' '.join(argv)} did not start: {exc}") from None
 
     def _start(self) -> dict:
         self.process = ProtocolProcess(self.argv, self.timeout)
@@ -141,6 +147,18 @@ class SubprocessAdapter(Adapter):
         self.name = hello.get("implementation", "?")
         self.version = hello.get("version", "?")
         self.capabilities = frozenset(hello.get("capabilities", []))
+        self.protocol_version = hello.get("protocol")
+        declared = hello.get("tools")
+        if declared is not None:
+            if not isinstance(declared, list) or not all(isinstance(t, str) for t in declared):
+                self.process.kill()
+                raise AdapterFault(f"hello: `tools` must be a list of tool names, got {declared!r}")
+            self.tools = frozenset(tool_id(t) for t in declared)
+        dependencies = hello.get("dependencies") or {}
+        if not isinstance(dependencies, dict):
+            self.process.kill()
+            raise AdapterFault(f"hello: `dependencies` must be an object of name: version, got {dependencies!r}")
+        self.dependencies = {str(k): str(v) for k, v in dependencies.items()}
         return hello
 
     def open(self, root, outside, home, workspace):

@@ -3,15 +3,15 @@ one-plain-text-file-per-snapshot extension (diff-friendly in review)."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from ..adapters.registry import load_adapter
+from ..resources import data_path
 from ..tree import make_tree
 
-REPO_FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "repo"
+REPO_FIXTURE = data_path("fixtures/repo")
 
 # The files the fixture's own .gitignore names. They are written at copy time rather than kept in
 # git, so the repository holds no node_modules/, dist/ or .env of its own.

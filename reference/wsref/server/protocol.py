@@ -317,6 +317,18 @@ def open_session(root: str, home: str, workspace: dict):
         return error_of(exc)
 
 
+def dependencies() -> dict[str, str]:
+    """The libraries whose versions decide outputs: the AST engine, and the runtime."""
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+    found = {"python": platform.python_version()}
+    try:
+        found["ast-grep-py"] = version("ast-grep-py")
+    except PackageNotFoundError:
+        pass
+    return found
+
+
 def hello() -> dict:
     return {"protocol": 1, "implementation": IMPLEMENTATION, "version": __version__,
-            "capabilities": list(CAPABILITIES)}
+            "capabilities": list(CAPABILITIES), "dependencies": dependencies()}
