@@ -35,8 +35,8 @@ const { Workspace, LocalFilesystem, LocalSandbox, LocalSkillSource, createWorksp
 const { standardSchemaToJSONSchema, isStandardSchemaWithJSON, toStandardSchema } = await import('@mastra/core/schema');
 const { RequestContext } = await import('@mastra/core/request-context');
 const { makeCoreTool } = await import('@mastra/core/utils');
-const HostSearch = await import('./host-search.mjs');
-const HostProviders = await import('./host-providers.mjs');
+const HostSearch = await import('./lib/host-search.mjs');
+const HostProviders = await import('./lib/host-providers.mjs');
 
 const require = createRequire(import.meta.url);
 const CORE_VERSION = JSON.parse(readFileSync(require.resolve('@mastra/core/package.json'), 'utf8')).version;
