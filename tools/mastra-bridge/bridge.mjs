@@ -34,7 +34,7 @@ const { standardSchemaToJSONSchema, isStandardSchemaWithJSON, toStandardSchema }
 const { RequestContext } = await import('@mastra/core/request-context');
 const { makeCoreTool } = await import('@mastra/core/utils');
 const HostSearch = await import('./lib/host-search.mjs');
-const HostProviders = await import('./lib/host-providers.mjs');
+const { hostFunction, isHostFunction, withHostFunctions } = await import('./lib/host-functions.mjs');
 const { Fault, isPlainObject, needString, toWire, fromWire, errorResult, valueResult } = await import('./lib/wire.mjs');
 
 const require = createRequire(import.meta.url);
@@ -100,81 +100,6 @@ function getSession(params) {
   const session = sessions.get(id);
   if (!session) throw new Fault(`no such session: ${id}`);
   return session;
-}
-
-// --- host functions --------------------------------------------------------------------------
-// JSON cannot carry functions, so the tools config names them from a closed vocabulary
-// (spec/protocol.md, "Host functions"): hooks that record or skip, and predicates on the request
-// context or the call's arguments. They are turned into real functions here.
-
-function hostFunction(spec, session, where) {
-  const kind = spec.$hook ?? spec.$fn;
-  if (spec.$hook !== undefined) {
-    if (kind === 'record') {
-      return ctx => {
-        const entry = { hook: where, toolName: ctx.toolName, workspaceToolName: ctx.workspaceToolName, input: ctx.input };
-        if (where === 'afterToolCall') {
-          entry.output = ctx.output === undefined ? null : ctx.output;
-          entry.error = ctx.error ? String(ctx.error.message ?? ctx.error) : null;
-        }
-        session.hookLog.push(entry);
-        return undefined;
-      };
-    }
-    if (kind === 'skip') {
-      return ctx => {
-        session.hookLog.push({ hook: where, toolName: ctx.toolName, workspaceToolName: ctx.workspaceToolName, input: ctx.input });
-        return { proceed: false, output: spec.output };
-      };
-    }
-    if (kind === 'throw') {
-      return () => {
-        throw new Error(spec.message ?? 'hook failed');
-      };
-    }
-  } else {
-    if (kind === 'const') return () => spec.value;
-    if (kind === 'contextEquals') return ({ requestContext }) => contextGet(requestContext, spec.key) === spec.value;
-    if (kind === 'argStartsWith') return ({ args }) => typeof args?.[spec.arg] === 'string' && args[spec.arg].startsWith(spec.prefix);
-    if (kind === 'mergeEnv') return env => ({ ...env, ...spec.env });
-    if (kind === 'startsWith') return value => typeof value === 'string' && value.startsWith(spec.prefix);
-    if (kind === 'contextValue') return HostProviders.contextValueFn(spec);
-    if (kind === 'recordCall') {
-      return (...args) => {
-        session.hookLog.push({ hook: where, args: toWire(args) });
-        return undefined;
-      };
-    }
-    if (kind === 'filesystemResolver') return HostProviders.filesystemResolver(spec, session, LocalFilesystem);
-    if (kind === 'sandboxResolver') return HostProviders.sandboxResolver(spec, session, LocalSandbox);
-    if (kind === 'throw') {
-      return () => {
-        throw new Error(spec.message ?? 'config function failed');
-      };
-    }
-  }
-  throw new Fault(`unknown host function ${JSON.stringify(spec)} at ${where}`);
-}
-
-function contextGet(requestContext, key) {
-  if (!requestContext) return undefined;
-  if (typeof requestContext.get === 'function') return requestContext.get(key);
-  return requestContext[key];
-}
-
-function isHostFunction(v) {
-  return isPlainObject(v) && (v.$hook !== undefined || v.$fn !== undefined);
-}
-
-function withHostFunctions(value, session, where = 'tools') {
-  if (isHostFunction(value)) return hostFunction(value, session, where);
-  if (Array.isArray(value)) return value.map(v => withHostFunctions(v, session, where));
-  if (isPlainObject(value)) {
-    const out = {};
-    for (const [k, v] of Object.entries(value)) out[k] = withHostFunctions(v, session, k);
-    return out;
-  }
-  return value;
 }
 
 async function buildTools(session) {
