@@ -23,67 +23,20 @@ process.on('unhandledRejection', err => {
   log('unhandled rejection (ignored):', err?.stack ?? err);
 });
 
-import { createRequire } from 'node:module';
-import { existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const PROTOCOL = 1;
 
-const { Workspace, LocalFilesystem, LocalSandbox, LocalSkillSource, createWorkspaceTools, createSkillTools } = await import('@mastra/core/workspace');
+const { Workspace, LocalSandbox, LocalSkillSource, createWorkspaceTools, createSkillTools } = await import('@mastra/core/workspace');
 const { standardSchemaToJSONSchema, isStandardSchemaWithJSON, toStandardSchema } = await import('@mastra/core/schema');
 const { RequestContext } = await import('@mastra/core/request-context');
 const { makeCoreTool } = await import('@mastra/core/utils');
 const HostSearch = await import('./lib/host-search.mjs');
 const { hostFunction, isHostFunction, withHostFunctions } = await import('./lib/host-functions.mjs');
 const { Fault, isPlainObject, needString, toWire, fromWire, errorResult, valueResult } = await import('./lib/wire.mjs');
-
-const require = createRequire(import.meta.url);
-const CORE_VERSION = JSON.parse(readFileSync(require.resolve('@mastra/core/package.json'), 'utf8')).version;
-
-// Extension: WSCONF_BRIDGE_FILESYSTEM=s3 runs on @mastra/s3's S3Filesystem instead (s3.mjs, and
-// spec/protocol.md "Runs on another filesystem provider"); unset, nothing below changes.
-const S3 = process.env.WSCONF_BRIDGE_FILESYSTEM === 's3' ? await import('./s3.mjs') : null;
-
-/** Same check as Mastra's isAstGrepAvailable(): resolvable from @mastra/core's own location. */
-function astGrepAvailable() {
-  try {
-    const coreRequire = createRequire(require.resolve('@mastra/core/package.json'));
-    coreRequire.resolve('@ast-grep/napi');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function bwrapInstalled() {
-  const dirs = (process.env.PATH ?? '').split(':').filter(Boolean);
-  return process.platform === 'linux' && dirs.some(dir => existsSync(`${dir}/bwrap`));
-}
-
-const CAPABILITIES = [
-  'filesystem',
-  'local_paths',
-  'symlinks',
-  'file_modes',
-  'empty_dirs',
-  'tilde_home',
-  'media',
-  'read_only',
-  'allowed_paths',
-  'sandbox',
-  'processes',
-  'tool_config',
-  'tool_hooks',
-  'lifecycle',
-  'fs_interface',
-  'posix_errors',
-  'bm25',
-  'vector',
-  'skills',
-  ...(astGrepAvailable() ? ['ast_edit'] : []),
-  // bwrap isolation can only be checked where bwrap is installed; where it is not, the refusal can.
-  ...(bwrapInstalled() ? ['isolation_bwrap'] : ['bwrap_absent']),
-];
+const { CORE_VERSION } = await import('./lib/core.mjs');
+const { provider } = await import('./lib/provider.mjs');
+const Mirror = await import('./lib/mirror.mjs');
 
 // --- sessions ----------------------------------------------------------------------------------
 
@@ -138,8 +91,7 @@ async function opOpen(params) {
     } else {
       const fsOpts = ws.filesystem ?? {};
       if (!isPlainObject(fsOpts)) throw new Fault('workspace.filesystem must be an object or null');
-      if (S3) ({ fs: filesystem, mirror: pending.s3mirror } = S3.filesystem(root, fsOpts));
-      else filesystem = new LocalFilesystem({ basePath: root, ...withHostFunctions(fsOpts, pending, 'filesystem') });
+      ({ filesystem, mirror: pending.mirror } = provider.filesystem({ root, options: fsOpts, session: pending }));
     }
 
     let sandbox;
@@ -190,7 +142,7 @@ async function opOpen(params) {
     return { error: errorResult(err) };
   }
 
-  if (pending.s3mirror) await S3.upload(pending.s3mirror);  // a failure here is a fault
+  if (pending.mirror) await Mirror.upload(pending.mirror);  // a failure here is a fault
   const id = `s${nextSession++}`;
   sessions.set(id, Object.assign(pending, { id, root, home, workspace, tools }));
   return { session: id };
@@ -322,7 +274,7 @@ async function destroySession(session) {
   sessions.delete(session.id);
   await session.workspace.destroy();
   for (const sandbox of session.resolvedSandboxes ?? []) await sandbox.destroy().catch(() => {});
-  if (session.s3mirror) await S3.clear(session.s3mirror);
+  if (session.mirror) await Mirror.clear(session.mirror);
 }
 
 async function opClose(params) {
@@ -357,18 +309,17 @@ async function opHello(params) {
   if (params.protocol !== undefined && params.protocol !== PROTOCOL) {
     throw new Fault(`protocol ${params.protocol} is not spoken here (only ${PROTOCOL})`);
   }
-  if (S3) return { protocol: PROTOCOL, implementation: '@mastra/s3', version: S3.VERSION, capabilities: S3.capabilities(CAPABILITIES.includes('ast_edit')) };
-  return { protocol: PROTOCOL, implementation: '@mastra/core', version: CORE_VERSION, capabilities: CAPABILITIES };
+  return { protocol: PROTOCOL, implementation: provider.implementation, version: provider.version, capabilities: provider.capabilities };
 }
 
 const OPS = {
   hello: opHello,
   open: opOpen,
   tools: opTools,
-  // With S3, the session's root folder is synced with its prefix around these (s3.mjs).
-  call: S3 ? S3.mirrored(opCall, getSession) : opCall,
-  fs: S3 ? S3.mirrored(opFs, getSession) : opFs,
-  workspace: S3 ? S3.mirrored(opWorkspace, getSession) : opWorkspace,
+  // On an object store, the session's root folder is synced with its prefix around these (lib/mirror.mjs).
+  call: provider.store ? Mirror.mirrored(opCall, getSession) : opCall,
+  fs: provider.store ? Mirror.mirrored(opFs, getSession) : opFs,
+  workspace: provider.store ? Mirror.mirrored(opWorkspace, getSession) : opWorkspace,
   retool: opRetool,
   hookLog: opHookLog,
   close: opClose,
