@@ -15,7 +15,7 @@ export function plainContext(requestContext) {
   return { ...requestContext };
 }
 
-function contextValue(requestContext, key) {
+export function contextValue(requestContext, key) {
   if (!requestContext) return undefined;
   if (typeof requestContext.get === 'function') return requestContext.get(key);
   return requestContext[key];

@@ -1,0 +1,73 @@
+// Host functions (spec/protocol.md, "Host functions"). JSON cannot carry functions, so a case's
+// workspace block names them from a closed vocabulary: hooks that record or skip, and predicates
+// on the request context or the call's arguments. They are turned into real functions here.
+
+import { LocalFilesystem, LocalSandbox } from '@mastra/core/workspace';
+import { contextValue, contextValueFn, filesystemResolver, sandboxResolver } from './host-providers.mjs';
+import { Fault, isPlainObject, toWire } from './wire.mjs';
+
+/** The function a spec names. `where` is the config key it sits under: the hook name in the log. */
+export function hostFunction(spec, session, where) {
+  const kind = spec.$hook ?? spec.$fn;
+  if (spec.$hook !== undefined) {
+    if (kind === 'record') {
+      return ctx => {
+        const entry = { hook: where, toolName: ctx.toolName, workspaceToolName: ctx.workspaceToolName, input: ctx.input };
+        if (where === 'afterToolCall') {
+          entry.output = ctx.output === undefined ? null : ctx.output;
+          entry.error = ctx.error ? String(ctx.error.message ?? ctx.error) : null;
+        }
+        session.hookLog.push(entry);
+        return undefined;
+      };
+    }
+    if (kind === 'skip') {
+      return ctx => {
+        session.hookLog.push({ hook: where, toolName: ctx.toolName, workspaceToolName: ctx.workspaceToolName, input: ctx.input });
+        return { proceed: false, output: spec.output };
+      };
+    }
+    if (kind === 'throw') {
+      return () => {
+        throw new Error(spec.message ?? 'hook failed');
+      };
+    }
+  } else {
+    if (kind === 'const') return () => spec.value;
+    if (kind === 'contextEquals') return ({ requestContext }) => contextValue(requestContext, spec.key) === spec.value;
+    if (kind === 'argStartsWith') return ({ args }) => typeof args?.[spec.arg] === 'string' && args[spec.arg].startsWith(spec.prefix);
+    if (kind === 'mergeEnv') return env => ({ ...env, ...spec.env });
+    if (kind === 'startsWith') return value => typeof value === 'string' && value.startsWith(spec.prefix);
+    if (kind === 'contextValue') return contextValueFn(spec);
+    if (kind === 'recordCall') {
+      return (...args) => {
+        session.hookLog.push({ hook: where, args: toWire(args) });
+        return undefined;
+      };
+    }
+    if (kind === 'filesystemResolver') return filesystemResolver(spec, session, LocalFilesystem);
+    if (kind === 'sandboxResolver') return sandboxResolver(spec, session, LocalSandbox);
+    if (kind === 'throw') {
+      return () => {
+        throw new Error(spec.message ?? 'config function failed');
+      };
+    }
+  }
+  throw new Fault(`unknown host function ${JSON.stringify(spec)} at ${where}`);
+}
+
+export function isHostFunction(v) {
+  return isPlainObject(v) && (v.$hook !== undefined || v.$fn !== undefined);
+}
+
+/** A config value with every host-function spec in it, at any depth, replaced by its function. */
+export function withHostFunctions(value, session, where = 'tools') {
+  if (isHostFunction(value)) return hostFunction(value, session, where);
+  if (Array.isArray(value)) return value.map(v => withHostFunctions(v, session, where));
+  if (isPlainObject(value)) {
+    const out = {};
+    for (const [k, v] of Object.entries(value)) out[k] = withHostFunctions(v, session, k);
+    return out;
+  }
+  return value;
+}

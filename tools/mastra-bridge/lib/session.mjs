@@ -1,0 +1,272 @@
+// Sessions: a Workspace and its tools built from a case's workspace block (spec/protocol.md
+// `open`), and the ops on them: tools, call, fs, workspace, retool, hookLog, close. The filesystem
+// comes from the selected provider (lib/provider.mjs); the rest is the same on every provider.
+
+import { Workspace, LocalSandbox, LocalSkillSource, createWorkspaceTools, createSkillTools } from '@mastra/core/workspace';
+import { standardSchemaToJSONSchema, isStandardSchemaWithJSON, toStandardSchema } from '@mastra/core/schema';
+import { RequestContext } from '@mastra/core/request-context';
+import { makeCoreTool } from '@mastra/core/utils';
+import * as HostSearch from './host-search.mjs';
+import { hostFunction, isHostFunction, withHostFunctions } from './host-functions.mjs';
+import { log } from './log.mjs';
+import { upload, clear } from './mirror.mjs';
+import { provider } from './provider.mjs';
+import { Fault, isPlainObject, needString, toWire, fromWire, errorResult, valueResult } from './wire.mjs';
+
+const sessions = new Map();
+let nextSession = 1;
+let nextCall = 1;
+
+function setHome(session) {
+  if (session.home) process.env.HOME = session.home;
+}
+
+export function getSession(params) {
+  const id = needString(params, 'session');
+  const session = sessions.get(id);
+  if (!session) throw new Fault(`no such session: ${id}`);
+  return session;
+}
+
+async function buildTools(session) {
+  const requestContext = new RequestContext(Object.entries(session.requestContext ?? {}));
+  const tools = await createWorkspaceTools(session.workspace, { requestContext, workspace: session.workspace },
+    session.toolOptions);
+  // With skills configured, the agent adds the skill tools (skill, skill_search, skill_read) next to them.
+  const skills = session.workspace.skills;
+  return skills ? { ...tools, ...createSkillTools(skills) } : tools;
+}
+
+export async function opOpen(params) {
+  const root = needString(params, 'root');
+  const ws = params.workspace ?? {};
+  if (!isPlainObject(ws)) throw new Fault('params.workspace must be an object');
+  const home = typeof params.home === 'string' ? params.home : typeof ws.home === 'string' ? ws.home : null;
+  if (home) process.env.HOME = home;
+
+  // Building the workspace can throw (a bad option, two tools with one name, a missing isolation
+  // backend): that is the implementation's answer, returned as a result, not a protocol fault.
+  let workspace;
+  let tools;
+  const pending = {
+    hookLog: [],
+    root,
+    resolvedSandboxes: [], // from a sandbox resolver: not the workspace's, destroyed on close
+    requestContext: isPlainObject(ws.requestContext) ? ws.requestContext : {},
+    toolOptions: isPlainObject(ws.toolOptions) ? ws.toolOptions : undefined,
+  };
+  try {
+    let filesystem;
+    if (ws.filesystem === null) {
+      filesystem = undefined;
+    } else if (isHostFunction(ws.filesystem)) {
+      filesystem = hostFunction(ws.filesystem, pending, 'filesystem'); // a resolver
+    } else {
+      const fsOpts = ws.filesystem ?? {};
+      if (!isPlainObject(fsOpts)) throw new Fault('workspace.filesystem must be an object or null');
+      // The selected provider's filesystem on root; an object store's comes with root's mirror.
+      ({ filesystem, mirror: pending.mirror } = provider.filesystem({ root, options: fsOpts, session: pending }));
+    }
+
+    let sandbox;
+    if (isHostFunction(ws.sandbox)) {
+      sandbox = hostFunction(ws.sandbox, pending, 'sandbox'); // a resolver
+    } else if (ws.sandbox !== undefined && ws.sandbox !== null) {
+      if (!isPlainObject(ws.sandbox)) throw new Fault('workspace.sandbox must be an object or null');
+      sandbox = new LocalSandbox({ workingDirectory: root, ...withHostFunctions(ws.sandbox, pending, 'sandbox') });
+    }
+
+    if (ws.tools !== undefined && ws.tools !== null && !isPlainObject(ws.tools)) {
+      throw new Fault('workspace.tools must be an object');
+    }
+
+    const config = {};
+    if (filesystem) config.filesystem = filesystem;
+    if (sandbox) config.sandbox = sandbox;
+    if (ws.tools) config.tools = withHostFunctions(ws.tools, pending);
+    if (typeof ws.id === 'string') config.id = ws.id;
+    if (typeof ws.name === 'string') config.name = ws.name;
+    // Search, skills and timeout options (spec/protocol.md `open`), as given; stopwords as a Set.
+    for (const key of ['bm25', 'autoIndexPaths', 'skills', 'searchIndexName', 'operationTimeout']) {
+      if (ws[key] !== undefined) config[key] = ws[key];
+    }
+    if (isHostFunction(ws.skills)) config.skills = hostFunction(ws.skills, pending, 'skills');
+    if (isPlainObject(ws.skillSource)) config.skillSource = new LocalSkillSource(ws.skillSource);
+    if (ws.sandboxCacheKey !== undefined) config.sandboxCacheKey = withHostFunctions(ws.sandboxCacheKey, pending, 'sandboxCacheKey');
+    if (isPlainObject(ws.instructions)) config.instructions = withHostFunctions(ws.instructions, pending, 'instructions');
+    // Host search objects (spec/protocol.md): an in-memory vector store and a letter-count embedder.
+    if (ws.vectorStore !== undefined) {
+      if (ws.vectorStore?.$store !== 'memory') throw new Fault('workspace.vectorStore must be {"$store": "memory"}');
+      config.vectorStore = HostSearch.memoryVectorStore(pending.hookLog);
+    }
+    if (ws.embedder !== undefined) {
+      if (ws.embedder?.$embedder !== 'letters') throw new Fault('workspace.embedder must be {"$embedder": "letters", ...}');
+      config.embedder = HostSearch.letterEmbedder(ws.embedder, pending.hookLog);
+    }
+    if (Array.isArray(ws.bm25?.tokenize?.stopwords)) {
+      config.bm25 = { ...ws.bm25, tokenize: { ...ws.bm25.tokenize, stopwords: new Set(ws.bm25.tokenize.stopwords) } };
+    }
+    workspace = new Workspace(config);
+    pending.workspace = workspace;
+    // One tool set per session: like one agent run, the read tracker and write lock are shared by
+    // every call of the session (until a `retool`).
+    tools = await buildTools(pending);
+  } catch (err) {
+    if (err instanceof Fault) throw err;
+    return { error: errorResult(err) };
+  }
+
+  if (pending.mirror) await upload(pending.mirror);  // a failure here is a fault
+  const id = `s${nextSession++}`;
+  sessions.set(id, Object.assign(pending, { id, root, home, workspace, tools }));
+  return { session: id };
+}
+
+function inputJsonSchema(schema) {
+  if (!schema) return null;
+  const std = isStandardSchemaWithJSON(schema) ? schema : toStandardSchema(schema);
+  return standardSchemaToJSONSchema(std, { io: 'input' });
+}
+
+export async function opTools(params) {
+  const session = getSession(params);
+  return Object.entries(session.tools).map(([name, tool]) => ({
+    name,
+    description: tool.description ?? '',
+    inputSchema: inputJsonSchema(tool.inputSchema),
+    requireApproval: tool.requireApproval === true,
+  }));
+}
+
+export async function opCall(params) {
+  const session = getSession(params);
+  const toolName = needString(params, 'tool');
+  const tool = session.tools[toolName];
+  if (!tool) throw new Fault(`no tool ${toolName} in session ${session.id} (has: ${Object.keys(session.tools).join(', ')})`);
+  if (typeof tool.execute !== 'function') throw new Fault(`tool ${toolName} has no execute`);
+  const args = params.args === undefined ? {} : params.args;
+  const via = params.via ?? 'execute';
+  if (via !== 'execute' && via !== 'agent') throw new Fault(`params.via must be "execute" or "agent", not ${JSON.stringify(via)}`);
+  setHome(session);
+  const toolCallId = `wsconf-call-${nextCall++}`;
+  let output;
+  try {
+    if (via === 'agent') {
+      // Extension: through the agent loop's tool builder (makeCoreTool), which validates the input
+      // itself before any workspace wrapper runs and wraps a thrown error in a MastraError.
+      const core = makeCoreTool(tool, {
+        name: toolName,
+        description: tool.description,
+        requestContext: new RequestContext(Object.entries(session.requestContext)),
+        workspace: session.workspace,
+        agentName: 'wsconf',
+        runId: 'wsconf',
+      });
+      output = await core.execute(args, { toolCallId, messages: [] });
+    } else {
+      // The tool's own execute: the workspace wrappers, then createTool's input validation.
+      // The context is what the agent loop's builder hands a tool (agent branch), minus the
+      // model/stream parts (no writer, so no workspace-metadata chunks are emitted).
+      const context = {
+        requestContext: new RequestContext(Object.entries(session.requestContext)),
+        workspace: session.workspace,
+        agent: { agentId: 'wsconf', toolCallId, messages: [] },
+      };
+      output = await tool.execute(args, context);
+    }
+  } catch (err) {
+    return errorResult(err);
+  }
+  return valueResult(output, tool);
+}
+
+export async function opFs(params) {
+  const session = getSession(params);
+  const method = needString(params, 'method');
+  const fs = session.workspace.filesystem;
+  if (!fs) throw new Fault(`session ${session.id} has no filesystem`);
+  const fn = fs[method];
+  if (typeof fn !== 'function') throw new Fault(`the filesystem has no method ${method}`);
+  const args = params.args === undefined ? [] : params.args;
+  if (!Array.isArray(args)) throw new Fault('params.args must be a list');
+  setHome(session);
+  let output;
+  try {
+    output = await fn.apply(fs, fromWire(args));
+  } catch (err) {
+    return errorResult(err);
+  }
+  return valueResult(output, null);
+}
+
+// Extension (not in protocol.md v1): the Workspace itself, for the lifecycle capability.
+// params: {session, method: "init" | "stop" | "destroy" | "getInfo" | "status" | "sandbox.executeCommand" ..., args: [...]}
+// `method` is a dotted path from the Workspace; a function is called (with its owner as this),
+// anything else is returned as a value.
+export async function opWorkspace(params) {
+  const session = getSession(params);
+  const path = needString(params, 'method').split('.');
+  const args = params.args === undefined ? [] : params.args;
+  if (!Array.isArray(args)) throw new Fault('params.args must be a list');
+  setHome(session);
+  let owner = null;
+  let target = session.workspace;
+  for (const part of path) {
+    if (target === null || target === undefined) throw new Fault(`workspace has no ${path.join('.')}`);
+    owner = target;
+    target = target[part];
+  }
+  let output;
+  try {
+    const callArgs = withHostFunctions(fromWire(args), session);
+    output = typeof target === 'function' ? await target.apply(owner, callArgs) : target;
+  } catch (err) {
+    return errorResult(err);
+  }
+  return valueResult(output, null);
+}
+
+// A new agent interaction: the tool set is built again from the workspace's current tools
+// config (after setToolsConfig), with a fresh read tracker and write lock.
+export async function opRetool(params) {
+  const session = getSession(params);
+  setHome(session);
+  try {
+    session.tools = await buildTools(session);
+  } catch (err) {
+    return errorResult(err);
+  }
+  return { kind: 'value', value: Object.keys(session.tools), model: null };
+}
+
+export async function opHookLog(params) {
+  const session = getSession(params);
+  return toWire(session.hookLog);
+}
+
+async function destroySession(session) {
+  sessions.delete(session.id);
+  await session.workspace.destroy();
+  for (const sandbox of session.resolvedSandboxes ?? []) await sandbox.destroy().catch(() => {});
+  if (session.mirror) await clear(session.mirror);
+}
+
+export async function opClose(params) {
+  const session = getSession(params);
+  try {
+    await destroySession(session);
+  } catch (err) {
+    throw new Fault(`workspace.destroy() threw: ${err?.message ?? err}`);
+  }
+  return null;
+}
+
+export async function destroyAll() {
+  for (const session of [...sessions.values()]) {
+    try {
+      await destroySession(session);
+    } catch (err) {
+      log(`destroying session ${session.id} failed:`, err?.stack ?? err);
+    }
+  }
+}

@@ -1,0 +1,47 @@
+// The default provider: @mastra/core's LocalFilesystem on the case's root folder. The bridge
+// selects a provider by WSCONF_BRIDGE_FILESYSTEM (unset: this one); see README.md for the
+// interface every file in providers/ exports.
+
+import { existsSync } from 'node:fs';
+import { LocalFilesystem } from '@mastra/core/workspace';
+import { AST_EDIT, CORE_VERSION } from '../lib/core.mjs';
+import { withHostFunctions } from '../lib/host-functions.mjs';
+
+export const implementation = '@mastra/core';
+export const version = CORE_VERSION;
+
+function bwrapInstalled() {
+  const dirs = (process.env.PATH ?? '').split(':').filter(Boolean);
+  return process.platform === 'linux' && dirs.some(dir => existsSync(`${dir}/bwrap`));
+}
+
+/** Everything the suite can check (spec/capabilities.yaml): the files are real local files. */
+export const capabilities = [
+  'filesystem',
+  'local_paths',
+  'symlinks',
+  'file_modes',
+  'empty_dirs',
+  'tilde_home',
+  'media',
+  'read_only',
+  'allowed_paths',
+  'sandbox',
+  'processes',
+  'tool_config',
+  'tool_hooks',
+  'lifecycle',
+  'fs_interface',
+  'posix_errors',
+  'bm25',
+  'vector',
+  'skills',
+  ...(AST_EDIT ? ['ast_edit'] : []),
+  // bwrap isolation can only be checked where bwrap is installed; where it is not, the refusal can.
+  ...(bwrapInstalled() ? ['isolation_bwrap'] : ['bwrap_absent']),
+];
+
+/** The session's filesystem: `workspace.filesystem` options as given, host functions resolved. */
+export function filesystem({ root, options, session }) {
+  return { filesystem: new LocalFilesystem({ basePath: root, ...withHostFunctions(options, session, 'filesystem') }) };
+}
