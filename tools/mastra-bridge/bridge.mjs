@@ -30,7 +30,7 @@ process.on('unhandledRejection', err => {
 });
 
 const { Fault, isPlainObject } = await import('./lib/wire.mjs');
-const { CORE_VERSION } = await import('./lib/core.mjs');
+const { CORE_VERSION, dependencyVersions } = await import('./lib/core.mjs');
 const { provider } = await import('./lib/provider.mjs');
 const { mirrored } = await import('./lib/mirror.mjs');
 const Session = await import('./lib/session.mjs');
@@ -51,7 +51,12 @@ async function opHello(params) {
   if (params.protocol !== undefined && params.protocol !== PROTOCOL) {
     throw new Fault(`protocol ${params.protocol} is not spoken here (only ${PROTOCOL})`);
   }
-  return { protocol: PROTOCOL, implementation: provider.implementation, version: provider.version, capabilities: provider.capabilities };
+  const dependencies = { ...dependencyVersions(), node: process.version.replace(/^v/, '') };
+  if (provider.implementation !== '@mastra/core') dependencies[provider.implementation] = provider.version;
+  return {
+    protocol: PROTOCOL, implementation: provider.implementation, version: provider.version,
+    capabilities: provider.capabilities, dependencies,
+  };
 }
 
 // On an object store, the session's root folder is synced with its prefix around an op that can

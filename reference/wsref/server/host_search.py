@@ -3,7 +3,7 @@
 `{"$store": "memory"}` is an in-memory vector store (cosine similarity, computed in index order,
 0 for an all-zero vector) and `{"$embedder": "letters", "batch"?: true, "maxBatchSize"?: n}` an
 embedder counting the letters a-z of the lowercased text. Both log to the session's hook log
-exactly what the bridge's copies (tools/mastra-bridge/host-search.mjs) log.
+exactly what the bridge's copies (tools/mastra-bridge/lib/host-search.mjs) log.
 """
 from __future__ import annotations
 
