@@ -35,7 +35,8 @@ def cmd_run(args) -> int:
         print(f"wsconf: config {args.config.path}", file=sys.stderr)
     adapter = _configured(args, "adapter", "reference")
     argv = [str(spec_root / "cases"), "-p", "no:cacheprovider", "--wsconf-adapter", adapter,
-            "--wsconf-timeout", str(_configured(args, "timeout", 30.0)), "-q", "-rfE"]
+            "--wsconf-timeout", str(_configured(args, "timeout", 30.0)), "-q", "-rfE",
+            "-W", "ignore::pytest.PytestAssertRewriteWarning"]  # wsconf is imported before pytest starts
     args.workers = _configured(args, "workers")
     args.results = _configured(args, "results")
     args.junitxml = _configured(args, "junitxml")

@@ -7,6 +7,7 @@ reach the controller under xdist too.
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -137,7 +138,13 @@ def pytest_sessionstart(session):
     try:
         run = state.describe(roots[0])
     except AdapterFault as exc:
-        pytest.exit(f"wsconf: the implementation cannot start, so no case was run.\n{exc}", returncode=3)
+        reporter = config.pluginmanager.get_plugin("terminalreporter")
+        detail = f"wsconf: the implementation cannot start, so no case was run.\n{exc}"
+        if reporter is not None:
+            reporter.write_line(detail, red=True)
+        else:
+            print(detail, file=sys.stderr)
+        pytest.exit("wsconf: the implementation cannot start (the reason is above)", returncode=3)
     config.stash[RUN] = run
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:

@@ -65,9 +65,16 @@ class Case:
     def tools_called(self) -> tuple[str, ...]:
         """The tool ids the steps call or describe, in order: a renamed tool counts as its own id."""
         renamed = {}
-        for tool_id, conf in ((self.workspace or {}).get("tools") or {}).items():
-            if isinstance(conf, dict) and isinstance(conf.get("name"), str):
-                renamed[conf["name"]] = tool_id
+
+        def note_renames(tools_config):
+            for tool_id, conf in (tools_config or {}).items() if isinstance(tools_config, dict) else ():
+                if isinstance(conf, dict) and isinstance(conf.get("name"), str):
+                    renamed[conf["name"]] = tool_id
+
+        note_renames((self.workspace or {}).get("tools"))
+        for step in self.steps:  # a rename at run time (setToolsConfig)
+            if step.get("workspace") == "setToolsConfig" and step.get("args"):
+                note_renames(step["args"][0])
         called = []
         for step in self.steps:
             name = step.get("tool") or step.get("tool_info")

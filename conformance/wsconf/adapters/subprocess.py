@@ -30,7 +30,9 @@ class ProtocolProcess:
             raise AdapterFault(f"could not start adapter {' '.join(argv)!r}: {exc}") from None
         self.lines: queue.Queue = queue.Queue()
         threading.Thread(target=self._pump, args=(self.proc.stdout, self.lines.put), daemon=True).start()
-        threading.Thread(target=self._pump, args=(self.proc.stderr, self.stderr_tail.append), daemon=True).start()
+        self._stderr_reader = threading.Thread(target=self._pump, args=(self.proc.stderr, self.stderr_tail.append),
+                                               daemon=True)
+        self._stderr_reader.start()
         self.next_id = 0
 
     @staticmethod
@@ -40,6 +42,8 @@ class ProtocolProcess:
         sink(None) if sink.__name__ == "put" else None
 
     def stderr_text(self) -> str:
+        if self.proc.poll() is not None:
+            self._stderr_reader.join(timeout=2)  # an exited process: let its last lines arrive first
         tail = "\n".join(line for line in self.stderr_tail if line)
         return f"\n--- adapter stderr (last lines) ---\n{tail}" if tail else ""
 
@@ -51,6 +55,10 @@ class ProtocolProcess:
             self.proc.stdin.write(line + "\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
+            try:
+                self.proc.wait(timeout=2)  # it is exiting: wait briefly for its exit code
+            except subprocess.TimeoutExpired:
+                pass
             raise AdapterFault(f"adapter process exited (code {self.proc.poll()}) before {op!r}"
                                + self.stderr_text()) from None
         try:
@@ -135,7 +143,7 @@ class SubprocessAdapter(Adapter):
         except AdapterUnavailable:
             raise
         except AdapterFault as exc:  # the first start: nothing can run, so the run ends here, once
-            raise AdapterUnavailable(f"{' '.join(argv)} did not start: {exc}") from None
+            raise AdapterUnavailable(str(exc)) from None
 
     def _start(self) -> dict:
         self.process = ProtocolProcess(self.argv, self.timeout)

@@ -1,0 +1,129 @@
+"""wsconf as a port's maintainer gets it: the built wheel installed in a fresh venv, used from a
+folder outside the checkout. The spec, fixtures and bridge sources come from the wheel itself."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+
+EXAMPLE = REPO / "examples" / "node-port"
+NO_NODE = shutil.which("node") is None
+
+
+def _run(argv, cwd, timeout=600, env=None):
+    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """(wsconf executable, a working folder outside the checkout)."""
+    base = tmp_path_factory.mktemp("wheel")
+    wheels = base / "dist"
+    built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(REPO)], base)
+    assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-3000:]
+    (wheel,) = wheels.glob("wsconf-*.whl")
+    venv = base / "venv"
+    made = _run([sys.executable, "-m", "venv", str(venv)], base)
+    assert made.returncode == 0, made.stderr
+    pip = _run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)], base, timeout=900)
+    assert pip.returncode == 0, pip.stdout[-2000:] + pip.stderr[-3000:]
+    work = base / "elsewhere"
+    work.mkdir()
+    assert not work.is_relative_to(REPO)
+    return venv / "bin" / "wsconf", work
+
+
+def test_the_wheel_carries_the_spec(installed):
+    wsconf, work = installed
+    listed = _run([str(wsconf), "list"], work)
+    assert listed.returncode == 0, listed.stderr
+    from wsconf.spec import load_spec
+    assert len(listed.stdout.splitlines()) == len(load_spec().cases)
+    shown = _run([str(wsconf), "show", "read_file.output.trailing_newline_extra_row"], work)
+    assert shown.returncode == 0, shown.stderr
+    assert "  file a.txt:\n    | one\n    | two\n" in shown.stdout  # contents literally, not YAML
+    assert "    |      3→  ⏎̸ (no final newline)" in shown.stdout
+    coverage = _run([str(wsconf), "coverage"], work)
+    assert coverage.returncode == 0, coverage.stderr
+    assert "claims:" in coverage.stderr
+
+
+def test_the_reference_runs_from_the_wheel(installed):
+    wsconf, work = installed
+    results = work / "ref.jsonl"
+    run = _run([str(wsconf), "run", "--adapter", "reference", "-n", "2", "--tool", "read_file",
+                "--results", str(results)], work)
+    assert run.returncode == 0, run.stdout[-3000:]
+    header = json.loads(results.read_text().splitlines()[0])["run"]
+    assert header["implementation"] == "wsref"
+    assert "site-packages/wsconf/_bundled/spec" in header["spec"]
+    assert "implementation: wsref 0.1.0  (adapter reference, protocol 1)" in run.stdout
+
+
+@pytest.mark.skipif(NO_NODE, reason="node is not installed: the example port is a Node program")
+def test_init_then_run_against_the_example_port(installed):
+    wsconf, work = installed
+    repo = work / "my-port"
+    repo.mkdir()
+    shutil.copy(EXAMPLE / "port.mjs", repo / "port.mjs")
+    init = _run([str(wsconf), "init", "--adapter", "cmd:node port.mjs", "--implementation", "example-node-port",
+                 "--tools", "read_file,write_file"], repo)
+    assert init.returncode == 0, init.stderr
+    assert sorted(p.relative_to(repo).as_posix() for p in repo.rglob("*") if p.is_file()) == [
+        ".github/workflows/wsconf.yml", "port.mjs", "wsconf-expectations/example-node-port.yaml", "wsconf.toml"]
+    # the reviewed list of what the example does not do yet
+    shutil.copy(EXAMPLE / "wsconf-expectations" / "example-node-port.yaml", repo / "wsconf-expectations")
+    run = _run([str(wsconf), "run"], repo)
+    assert run.returncode == 0, run.stdout[-3000:]
+    for line in ("implementation: example-node-port 0.1.0  (adapter cmd:node port.mjs, protocol 1)",
+                 "capabilities:   filesystem",
+                 "tools:          read_file, write_file (from the configuration)",
+                 f"expectations:   {repo}/wsconf-expectations/example-node-port.yaml (87 entries)",
+                 "cases selected: 1181"):
+        assert line in run.stdout, run.stdout[:3000]
+    records = [json.loads(line) for line in (repo / "results" / "wsconf.jsonl").read_text().splitlines()]
+    assert records[0]["run"]["tools"] == ["read_file", "write_file"]
+    cases = records[1:]
+    outcomes = {r["outcome"] for r in cases}
+    assert outcomes == {"passed", "xfail", "unsupported"}
+    lacking = {r["message"] for r in cases if r["message"].startswith("example-node-port does not implement")}
+    assert "example-node-port does not implement mastra_workspace_grep" in lacking
+    assert sum(r["outcome"] == "passed" for r in cases) == 46
+    junit = (repo / "results" / "wsconf.xml").read_text()
+    assert '<property name="wsconf.implementation" value="example-node-port"' in junit
+
+
+def test_an_implementation_that_cannot_start_ends_the_run_once(installed):
+    wsconf, work = installed
+    run = _run([str(wsconf), "run", "--adapter", "cmd:sh -c 'echo stderr-line-$((6*7)) >&2; exit 7'"], work)
+    assert run.returncode == 3, run.stdout[-2000:]
+    out = run.stdout + run.stderr
+    assert "the implementation cannot start, so no case was run" in out
+    assert out.count("stderr-line-42") == 1  # the tail of its stderr, once
+    assert "adapter process exited (code 7) " in out and "'hello'" in out
+    assert " passed" not in out and " failed" not in out
+
+
+def test_without_node_the_mastra_adapter_is_unavailable(installed, tmp_path):
+    wsconf, work = installed
+    env = {"PATH": str(tmp_path), "HOME": str(tmp_path)}  # no node, no npm
+    run = _run([str(wsconf), "run", "--adapter", "mastra"], work, env=env)
+    assert run.returncode == 3, run.stdout[-2000:]
+    assert "node and npm not found on PATH: the mastra adapters run the real @mastra/core under Node 20+" in run.stdout
+
+
+def test_a_bad_config_is_refused_with_file_line_and_key(installed):
+    wsconf, work = installed
+    (work / "wsconf.toml").write_text('adapter = "reference"\n\ntimeout = "slow"\n')
+    try:
+        run = _run([str(wsconf), "run"], work)
+    finally:
+        (work / "wsconf.toml").unlink()
+    assert run.returncode == 2
+    assert run.stderr == f"wsconf: bad config: {work}/wsconf.toml:3: timeout: expected a number of seconds, got str 'slow'\n"
