@@ -72,3 +72,26 @@ def test_the_real_spec_is_clean_and_every_quote_is_on_its_page():
     assert [str(e) for e in spec.errors] == []
     if PAGES_DIR.exists():
         assert quote_problems(spec, PAGES_DIR) == []
+
+
+def test_upstream_tests_trace_to_existing_cases():
+    """spec/upstream-tests/: every entry is well formed and names only cases that exist."""
+    from wsconf.spec import load_spec
+    from wsconf.upstream_tests import load_upstream_tests
+    spec = load_spec()
+    tests, errors = load_upstream_tests(spec.root, {c.id for c in spec.cases})
+    assert [str(e) for e in errors] == []
+    assert len(tests) > 1000
+    assert {t.kind for t in tests} == {"cases", "gap", "reason"}
+
+
+def test_an_upstream_test_naming_a_missing_case_is_reported(tmp_path):
+    from wsconf.upstream_tests import load_upstream_tests
+    (tmp_path / "upstream-tests").mkdir()
+    (tmp_path / "upstream-tests" / "x.yaml").write_text(
+        "- file: a.test.ts\n  commit: abc\n  tests:\n    - name: 'A > b'\n      cases: [no.such.case]\n"
+        "    - name: 'A > c'\n      gap: x\n      reason: y\n")
+    tests, errors = load_upstream_tests(tmp_path, set())
+    assert [str(e) for e in errors] == [
+        f"{tmp_path.name}/upstream-tests/x.yaml:4: [0].tests[0].cases: no case 'no.such.case'",
+        f"{tmp_path.name}/upstream-tests/x.yaml:6: [0].tests[1]: needs a name and exactly one of cases, gap, reason"]

@@ -193,8 +193,24 @@ def _expect_lines(expect: dict) -> list[str]:
     return out
 
 
+def cmd_upstream_tests(spec, show_gaps: bool) -> int:
+    from .upstream_tests import load_upstream_tests, summary
+    tests, errors = load_upstream_tests(spec.root, {c.id for c in spec.cases})
+    for err in errors:
+        print(err, file=sys.stderr)
+    print("\n".join(summary(tests)))
+    if show_gaps:
+        print()
+        for t in tests:
+            if t.kind == "gap":
+                print(f"{t.where}  {t.file.removeprefix('packages/core/src/workspace/')} :: {t.name}\n    {t.text}")
+    return 1 if errors else 0
+
+
 def cmd_coverage(args) -> int:
     spec = _spec(args)
+    if args.upstream_tests:
+        return cmd_upstream_tests(spec, args.gaps)
     checked: dict[str, list[str]] = {cid: [] for cid in spec.claims}
     for case in spec.cases:
         for cid in case.claims:
@@ -411,6 +427,9 @@ def build_parser() -> argparse.ArgumentParser:
     cov = sub.add_parser("coverage", help="every claim with the cases that check it")
     cov.add_argument("--uncovered", action="store_true", help="only the claims no case checks")
     cov.add_argument("--errata", action="store_true", help="only the claims the pages get wrong (with what was observed)")
+    cov.add_argument("--upstream-tests", action="store_true",
+                     help="the upstream's own tests (spec/upstream-tests/) by file: pinned, gap, not in 1.71.0, unobservable")
+    cov.add_argument("--gaps", action="store_true", help="with --upstream-tests: list every gap (no case yet)")
     cov.set_defaults(func=cmd_coverage)
 
     lint = sub.add_parser("lint", help="validate the spec files and the claim quotes")
