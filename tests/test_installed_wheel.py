@@ -127,3 +127,17 @@ def test_a_bad_config_is_refused_with_file_line_and_key(installed):
         (work / "wsconf.toml").unlink()
     assert run.returncode == 2
     assert run.stderr == f"wsconf: bad config: {work}/wsconf.toml:3: timeout: expected a number of seconds, got str 'slow'\n"
+
+
+def test_the_sdist_carries_what_the_wheel_bundles(tmp_path):
+    import tarfile
+    built = _run([sys.executable, "-m", "build", "--sdist", "--outdir", str(tmp_path), str(REPO)], tmp_path)
+    assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
+    (sdist,) = tmp_path.glob("wsconf-*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+    for needed in ("spec/claims.yaml", "spec/capabilities.yaml", "spec/schema/cases.schema.json", "spec/protocol.md",
+                   "spec/adapter.md", "fixtures/repo/package.json", "conformance/expectations/mastra-core.yaml",
+                   "tools/mastra-bridge/bridge.mjs", "tools/mastra-bridge/package-lock.json", "setup.py"):
+        assert needed in names, needed
+    assert not any("node_modules" in n for n in names)

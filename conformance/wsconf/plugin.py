@@ -145,6 +145,12 @@ def pytest_sessionstart(session):
         else:
             print(detail, file=sys.stderr)
         pytest.exit("wsconf: the implementation cannot start (the reason is above)", returncode=3)
+    implemented, _ = state.implemented()
+    known = {t for case in state.load(roots[0]).cases for t in case.tools_called}
+    unknown = sorted(set(implemented or ()) - known)
+    if unknown:  # a typo would quietly make every case of that tool unsupported
+        raise pytest.UsageError(f"wsconf: unknown tool(s) {', '.join(unknown)} in the implemented tools; "
+                                f"the spec's tools are {', '.join(sorted(known))}")
     config.stash[RUN] = run
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
