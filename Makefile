@@ -11,7 +11,7 @@ BRIDGE := tools/mastra-bridge
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[s3,dev]'
+	$(PY) -m pip install --quiet -e '.[s3,gcs,dev]'
 	touch $@
 
 # The upstream bridge needs Node and npm; without them the mastra runs are skipped with that reason.
