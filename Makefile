@@ -11,7 +11,7 @@ BRIDGE := tools/mastra-bridge
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[s3,dev]'
+	$(PY) -m pip install --quiet -e '.[s3,gcs,dev]'
 	touch $@
 
 # The upstream bridge needs Node and npm; without them the mastra runs are skipped with that reason.
@@ -35,13 +35,14 @@ suite: setup
 suite-mastra: setup
 	$(VENV)/bin/wsconf run --adapter mastra -n 2 --results results/mastra.jsonl --junitxml results/mastra.xml
 
-# Every implementation (@mastra/s3 on a local moto server the adapter starts itself), then the
-# README's conformance table rewritten from the results.
+# Every implementation (@mastra/s3 and @mastra/gcs on local servers their adapters start
+# themselves), then the README's conformance table rewritten from the results.
 report: setup
 	-$(VENV)/bin/wsconf run --adapter reference -n 2 --results results/reference.jsonl
 	-$(VENV)/bin/wsconf run --adapter mastra -n 2 --results results/mastra.jsonl
 	-$(VENV)/bin/wsconf run --adapter mastra-s3 -n 2 --results results/mastra-s3.jsonl
-	$(VENV)/bin/wsconf report --readme README.md --html report/index.html "wsref=results/reference.jsonl" "@mastra/core 1.71.0=results/mastra.jsonl" "@mastra/s3 0.6.1=results/mastra-s3.jsonl"
+	-$(VENV)/bin/wsconf run --adapter mastra-gcs -n 2 --results results/mastra-gcs.jsonl
+	$(VENV)/bin/wsconf report --readme README.md --html report/index.html "wsref=results/reference.jsonl" "@mastra/core 1.71.0=results/mastra.jsonl" "@mastra/s3 0.6.1=results/mastra-s3.jsonl" "@mastra/gcs 0.2.2=results/mastra-gcs.jsonl"
 
 test: setup
 	$(PY) -m pytest -n 2 tests

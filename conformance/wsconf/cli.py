@@ -383,7 +383,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="run the suite against an implementation and print a summary by tool")
     run.add_argument("--adapter", default=None,
-                     help="reference (default), mastra, mastra-s3, reference-protocol, cmd:<command>, module:Class")
+                     help="reference (default), mastra, mastra-s3, mastra-gcs, reference-protocol, cmd:<command>, module:Class")
     run.add_argument("-n", "--workers", default=None, help="parallel workers (pytest-xdist), e.g. 2 or auto")
     run.add_argument("--expectations", default=None,
                      help="folder of expectations files <implementation>[@<version>].yaml (default: the bundled "

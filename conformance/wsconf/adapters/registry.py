@@ -1,4 +1,4 @@
-"""How a user names an adapter: reference, mastra, mastra-s3, cmd:..., module:Class, or an entry point."""
+"""How a user names an adapter: reference, mastra, mastra-s3, mastra-gcs, cmd:..., module:Class, or an entry point."""
 from __future__ import annotations
 
 import importlib
@@ -23,6 +23,9 @@ def load_adapter(spec: str, timeout: float = 30.0) -> Adapter:
     if spec == "mastra-s3":
         from .s3 import S3Adapter  # moto and boto3 are an optional extra: import them only when asked
         return S3Adapter(timeout=timeout)
+    if spec == "mastra-gcs":
+        from .gcs import GcsAdapter  # the fake-gcs-server wheel is an optional extra too
+        return GcsAdapter(timeout=timeout)
     if spec.startswith("cmd:"):
         return SubprocessAdapter(shlex.split(spec[4:]), timeout=timeout)
     found = [ep for ep in entry_points(group="wsconf.adapters") if ep.name == spec]

@@ -1,4 +1,4 @@
-// The @mastra/s3 provider (spec/protocol.md, "Runs on another filesystem provider: @mastra/s3").
+// The @mastra/s3 provider (spec/protocol.md, "Runs on another filesystem provider").
 //
 // Selected by WSCONF_BRIDGE_FILESYSTEM=s3: S3Filesystem instead of LocalFilesystem, with static
 // test credentials, the server's endpoint, and a fresh key prefix per session so cases stay

