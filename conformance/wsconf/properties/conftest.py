@@ -43,6 +43,7 @@ class Workspace:
     def __init__(self, adapter, workspace: dict | None = None, setup=None):
         self.adapter = adapter
         self.tree = make_tree("wsconf-prop-")
+        self.tree.lay_out({})
         if setup:
             setup(self.tree)  # before the fingerprint: what setup lays outside is allowed
         self.before = None
