@@ -122,7 +122,7 @@ class MotoServer:
 class S3Adapter(SubprocessAdapter):
     """The bridge with WSCONF_BRIDGE_FILESYSTEM=s3, on a moto server of its own."""
 
-    def __init__(self, timeout: float = 30.0):
+    def __init__(self, timeout: float = 30.0, **process):
         self.server = MotoServer()
         env = {"WSCONF_BRIDGE_FILESYSTEM": "s3", "WSCONF_S3_ENDPOINT": self.server.endpoint,
                "WSCONF_S3_BUCKET": self.server.bucket, "WSCONF_S3_REGION": "us-east-1",
@@ -131,10 +131,13 @@ class S3Adapter(SubprocessAdapter):
                "AWS_SHARED_CREDENTIALS_FILE": os.devnull}
         argv = ["env", *(f"{k}={v}" for k, v in env.items()), "node", str(bridge_script())]
         try:
-            super().__init__(argv, timeout=timeout)
+            super().__init__(argv, timeout=timeout, **process)
         except BaseException:
             self.server.stop()
             raise
+
+    def own_pids(self) -> set[int]:
+        return super().own_pids() | {self.server.proc.pid}
 
     def close(self) -> None:
         try:
