@@ -42,6 +42,12 @@ class Journal:
             self.junit.write(b'<?xml version="1.0" encoding="utf-8"?>\n<testsuites>\n<testsuite name="wsconf">\n' + _TAIL)
             self.junit.flush()
 
+    def header(self, run: dict) -> None:
+        """What the run judges: the results file's first line."""
+        if self.results:
+            self.results.write(json.dumps({"run": run}) + "\n")
+            self.results.flush()
+
     def add(self, record: dict, nodeid: str) -> None:
         if self.results:
             self.results.write(json.dumps(record) + "\n")
