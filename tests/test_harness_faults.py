@@ -296,3 +296,31 @@ def test_a_huge_result_is_reported_truncated_and_kept_whole_in_a_file(pids, tmp_
                            f"--- actual ---\n{shown}\n--- diff ---\n{diff}\n"
                            f"(the whole actual, {step['actual_size']:,} bytes of JSON, sha256 {step['actual_sha256']}, "
                            f"is in {whole})")
+
+
+# -- smoke -------------------------------------------------------------------------------------
+
+def test_smoke_ends_when_the_implementation_closes_its_stdout(pids, monkeypatch):
+    from wsconf.smoke import SMOKE_TAG, smoke
+    from wsconf.spec import load_spec
+    monkeypatch.setenv("WSCONF_FAKE_BAD", "*")  # every call misbehaves
+    command = f"cmd:{sys.executable} {FAKE} closed_stdout"
+    lines: list[str] = []
+    assert smoke(command, 5, out=lines.append) == 1
+    expected = [f"1. Starting {command!r} and asking who it is ...", "   ok: hostile-closed_stdout 0",
+                "   capabilities: filesystem", "2. Opening a workspace on an empty folder and listing its tools ..."]
+    cases = [c for c in load_spec().cases if SMOKE_TAG in c.tags]
+    expected.append(f"3. Running {len(cases)} smoke cases ...")
+    errors = 0
+    for c in cases:
+        if set(c.needs) <= {"filesystem"}:
+            errors += 1
+            expected += [f"   ERROR        {c.id}: {c.title}",
+                         f"      adapter fault in case {c.id}, call {c.steps[0]['id']} ({c.steps[0]['tool']}): "
+                         "adapter closed its stdout during 'call' and kept running: killed its process group",
+                         f"      (see it in plain words: wsconf show {c.id})"]
+        else:
+            expected.append(f"   unsupported  {c.id}: {c.title}")
+    assert errors >= 1
+    assert "\n".join(lines).split("\n") == expected + ["", f"{errors} problem(s) above."]
+    assert [pid for pid in pids() if alive(pid)] == []

@@ -75,12 +75,26 @@ def measure(value) -> tuple[int, str]:
     return size, digest.hexdigest()
 
 
-def save(value, name: str) -> Path:
-    path = output_dir() / (re.sub(r"[^A-Za-z0-9._-]", "_", name)[:200] + ".json")
-    with open(path, "wb") as fh:
+def _kept(value, name: str) -> tuple[int, str, Path | None]:
+    """Size and sha256 of the canonical JSON, in one pass that also writes it to a file once it
+    is over KEPT bytes (the file's path, else None)."""
+    digest, size, head, fh, path = hashlib.sha256(), 0, [], None, None
+    try:
         for data in _encoded(value):
-            fh.write(data)
-    return path
+            digest.update(data)
+            size += len(data)
+            if fh:
+                fh.write(data)
+            elif size > KEPT:
+                path = output_dir() / (re.sub(r"[^A-Za-z0-9._-]", "_", name)[:200] + ".json")
+                fh = open(path, "wb")
+                fh.write(b"".join(head) + data)
+            else:
+                head.append(data)
+    finally:
+        if fh:
+            fh.close()
+    return size, digest.hexdigest(), path
 
 
 def clipped(value, budget: int = SHOWN):
@@ -133,9 +147,8 @@ def clip_text(text: str, limit: int = SHOWN) -> str:
 def kept_step(step: dict, name: str) -> dict:
     """A step record whose actual is bounded: over KEPT bytes it is truncated, and the whole one
     saved to a file whose path, size and sha256 the record names."""
-    size, sha = measure(step["actual"])
-    if size <= KEPT:
+    size, sha, path = _kept(step["actual"], name)
+    if path is None:
         return step
-    path = save(step["actual"], name)
     return {**step, "actual": clipped(step["actual"], CUT), "actual_truncated": True, "actual_size": size,
             "actual_sha256": sha, "actual_file": str(path)}
