@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-import resource
+import re
 import signal
 import subprocess
 import sys
@@ -149,3 +149,25 @@ def test_a_200_mb_result_keeps_the_harness_small(suite, max_line, outcome, tmp_p
     print(f"200 MB result, --wsconf-max-line {max_line}: harness peak RSS {peak_mb:.0f} MB, {took:.1f} s")
     assert peak_mb < 1024
     assert len(output) < 200_000 and suite.results.stat().st_size < 200_000 and suite.junit.stat().st_size < 200_000
+
+
+WATCHED = ("wsconf isolation: watched: writes outside the root are found afterwards, not prevented "
+           "(--wsconf-hermetic prevents them)")
+HERMETIC = "wsconf isolation: hermetic (bwrap): the implementation can write only in the case folders"
+
+
+@pytest.mark.parametrize("hermetic", [False, True])
+def test_the_header_says_how_the_implementation_is_confined(suite, hermetic, monkeypatch):
+    monkeypatch.setenv("WSCONF_FAKE_PIDS", os.devnull)  # bwrap lets it write nowhere else
+    # Watched: a write in the implementation's HOME is seen afterwards. Hermetic: one in /tmp fails.
+    code, output = suite.run("write_slash_tmp" if hermetic else "write_home", "",
+                             *(["--wsconf-hermetic"] if hermetic else []))
+    assert code == 1, output[-3000:]
+    assert output.splitlines()[0] == (HERMETIC if hermetic else WATCHED)
+    records = suite.records()
+    assert records[::2] == around("passed", "")[::2]
+    assert records[1][1] == "failed"
+    if hermetic:
+        assert "[Errno 30] Read-only file system: '/tmp/wsconf-fake-escaped-" in records[1][2]
+    else:
+        assert re.fullmatch(r"touched files outside the workspace: /\S+/wsconf-run-[^/]+/home/escaped\.txt", records[1][2])
