@@ -25,10 +25,10 @@ FAKE = Path(__file__).parent / "fakes" / "hostile_adapter.py"
 CALL = "s1 (mastra_workspace_read_file)"
 
 
-def case(expect=None, setup=None, needs=(), case_id="t.case", path="a.txt", **extra) -> Case:
+def case(expect=None, setup=None, needs=(), case_id="t.case", path="a.txt", steps=None, **extra) -> Case:
     step = {"id": "s1", "tool": "mastra_workspace_read_file", "args": {"path": path},
             "expect": expect or {"text": "fine"}}
-    return Case(id=case_id, tool="read_file", title="t", claims=["tools.inventory.id_prefix"], steps=[step],
+    return Case(id=case_id, tool="read_file", title="t", claims=["tools.inventory.id_prefix"], steps=steps or [step],
                 file="x.yaml", line=1, setup=setup or {}, needs=list(needs), **extra)
 
 
@@ -268,6 +268,18 @@ def test_a_response_line_over_the_cap_is_a_fault(pids):
     results = three_cases("huge", str(3 << 20), max_line=1 << 20)
     assert outcomes(results) == around(ERROR, f"adapter fault in case t.bad, call {CALL}: adapter sent a response "
                                               "line over the limit of 1,048,576 bytes during 'call' (--wsconf-max-line)")
+
+
+def test_lines_printed_unasked_are_a_fault_and_never_pile_up(pids):
+    import resource
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # A second of 1 MB lines while the harness sleeps between steps: at most one waits for it.
+    results = three_cases("flood", bad={"steps": [
+        {"id": "s1", "tool": "mastra_workspace_read_file", "args": {"path": "bad.txt"}, "expect": {"text": "fine"}},
+        {"id": "wait", "host": {"sleep_ms": 1000}}]})
+    assert outcomes(results) == around(ERROR, "adapter fault in case t.bad, call close: adapter printed a line "
+                                              f"that is not JSON during 'close': {'x' * 200!r}")
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak < 100 * 1024  # KB
 
 
 def test_a_huge_result_is_reported_truncated_and_kept_whole_in_a_file(pids, tmp_path):

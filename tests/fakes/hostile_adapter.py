@@ -12,6 +12,7 @@ on the path bad.txt ($WSCONF_FAKE_BAD, "*" for every call), where it misbehaves 
                                          (raw, base64, hex, percent), in the text, the model
                                          output or an error message
   huge                                   a text result of argv[2] bytes
+  flood                                  answers, then prints 1 MB lines unasked, without end
   trickle                                the answer, a byte at a time over argv[2] seconds
 
 Every process it starts, itself included, is appended to $WSCONF_FAKE_PIDS, so a test can check
@@ -104,6 +105,16 @@ def misbehave(rid: int, session: dict):
         return {"leak_text": {"kind": "text", "value": f"fine {secret}", "model": None},
                 "leak_model": {"kind": "text", "value": "fine", "model": {"type": "text", "value": secret}},
                 "leak_error": {"kind": "error", "message": f"cannot read: {secret}", "code": None, "name": None}}[MODE]
+    if MODE == "flood":
+        import threading
+
+        def flood():
+            send({"id": rid, "ok": True, "result": fine})
+            while True:
+                out.write(b"x" * (1 << 20) + b"\n")
+                out.flush()
+        threading.Thread(target=flood, daemon=True).start()
+        return None
     if MODE == "huge":
         return {"kind": "text", "value": "x" * int(ARG), "model": None}
     if MODE == "trickle":

@@ -51,7 +51,9 @@ class ProtocolProcess:
         except OSError as exc:
             raise AdapterFault(f"could not start adapter {' '.join(argv)!r}: {exc}") from None
         os.set_blocking(self.proc.stdin.fileno(), False)
-        self.lines: queue.Queue = queue.Queue()
+        # One line waits at most: what an implementation prints unasked cannot pile up in memory.
+        self.lines: queue.Queue = queue.Queue(maxsize=1)
+        self.dead = False
         threading.Thread(target=self._read_stdout, daemon=True).start()
         self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
         self._stderr_reader.start()
@@ -70,15 +72,23 @@ class ProtocolProcess:
                     parts.append(piece)
                     size += len(piece)
                     if size > self.max_line:
-                        self.lines.put(_TOO_LONG)
+                        self._put(_TOO_LONG)
                         return
                     if end >= 0:
-                        self.lines.put(b"".join(parts))
+                        self._put(b"".join(parts))
                         parts, size = [], 0
         except OSError:
             pass
         finally:
-            self.lines.put(_EOF)
+            self._put(_EOF)
+
+    def _put(self, item) -> None:
+        while not self.dead:
+            try:
+                self.lines.put(item, timeout=0.1)
+                return
+            except queue.Full:
+                pass
 
     def _read_stderr(self):
         fd = self.proc.stderr.fileno()
@@ -179,6 +189,7 @@ class ProtocolProcess:
 
     def kill(self) -> None:
         """SIGKILL the whole process group; bounded waits only."""
+        self.dead = True
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
