@@ -54,7 +54,9 @@ def suite(tmp_path, mini_spec, monkeypatch):
             return proc.returncode, proc.stdout + proc.stderr
 
         def records(self):
-            return [(r["id"], r["outcome"], r["message"]) for r in map(json.loads, self.results.read_text().splitlines())]
+            lines = [json.loads(line) for line in self.results.read_text().splitlines()]
+            assert list(lines[0]) == ["run"]  # what the run judged comes first
+            return [(r["id"], r["outcome"], r["message"]) for r in lines[1:]]
 
         def junit_cases(self):
             """(name, outcome tags): pytest's writer adds properties, and a nameless testcase for
@@ -151,9 +153,9 @@ def test_a_200_mb_result_keeps_the_harness_small(suite, max_line, outcome, tmp_p
     assert len(output) < 200_000 and suite.results.stat().st_size < 200_000 and suite.junit.stat().st_size < 200_000
 
 
-WATCHED = ("wsconf isolation: watched: writes outside the root are found afterwards, not prevented "
+WATCHED = ("isolation:      watched: writes outside the root are found afterwards, not prevented "
            "(--wsconf-hermetic prevents them)")
-HERMETIC = "wsconf isolation: hermetic (bwrap): the implementation can write only in the case folders"
+HERMETIC = "isolation:      hermetic (bwrap): the implementation can write only in the case folders"
 
 
 @pytest.mark.parametrize("hermetic", [False, True])
@@ -163,7 +165,10 @@ def test_the_header_says_how_the_implementation_is_confined(suite, hermetic, mon
     code, output = suite.run("write_slash_tmp" if hermetic else "write_home", "",
                              *(["--wsconf-hermetic"] if hermetic else []))
     assert code == 1, output[-3000:]
-    assert output.splitlines()[0] == (HERMETIC if hermetic else WATCHED)
+    shown = HERMETIC if hermetic else WATCHED
+    assert [line for line in output.splitlines() if line.startswith("isolation:")] == [shown]
+    run = json.loads(suite.results.read_text().splitlines()[0])["run"]
+    assert run["isolation"] == shown.removeprefix("isolation:").strip()
     records = suite.records()
     assert records[::2] == around("passed", "")[::2]
     assert records[1][1] == "failed"
