@@ -105,16 +105,18 @@ class ProtocolProcess:
         tail = "\n".join(line for line in lines if line)
         return f"\n--- adapter stderr (last lines) ---\n{tail}" if tail else ""
 
-    def _send(self, data: bytes, op: str, deadline: float) -> None:
+    def _send(self, data: bytes, op: str, limit: float, deadline: float) -> None:
         try:
             fd = self.proc.stdin.fileno()
+            ready = select.poll()
+            ready.register(fd, select.POLLOUT)
             while data:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     self.kill()
-                    raise AdapterTimeout(f"adapter did not read the {op!r} request within {self.timeout:g} s"
+                    raise AdapterTimeout(f"adapter did not read the {op!r} request within {limit:g} s"
                                          + self.stderr_text())
-                if select.select([], [fd], [], remaining)[1]:
+                if ready.poll(remaining * 1000):
                     try:
                         data = data[os.write(fd, data):]
                     except BlockingIOError:
@@ -151,7 +153,7 @@ class ProtocolProcess:
         deadline = time.monotonic() + limit
         line = json.dumps({"id": rid, "op": op, "params": params})  # ASCII: lone surrogates survive
         self.busy = True
-        self._send(line.encode() + b"\n", op, deadline)
+        self._send(line.encode() + b"\n", op, limit, deadline)
         raw = self._next_line(op, limit, deadline)
         self.busy = False
         if raw is _EOF:
