@@ -64,6 +64,10 @@ def cmd_run(args) -> int:
         argv.append("-x")
     if args.no_expectations:
         argv.append("--wsconf-no-expectations")
+    if args.hermetic:
+        argv.append("--wsconf-hermetic")
+    if args.max_line:
+        argv += ["--wsconf-max-line", args.max_line]
     argv += args.pytest_args or []
     return int(pytest.main(argv))
 
@@ -344,6 +348,8 @@ def cmd_properties(args) -> int:
 
     import pytest
     os.environ["WSCONF_PROFILE"] = args.profile
+    if args.fuzz_paths:
+        os.environ["WSCONF_FUZZ_PATHS"] = str(args.fuzz_paths)
     argv = ["--pyargs", "wsconf.properties", "-p", "no:cacheprovider", "-q", "--wsconf-adapter", args.adapter,
             "--wsconf-timeout", str(args.timeout)]
     if args.compare:
@@ -400,6 +406,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--timeout", type=float, default=None, help="seconds per adapter call (default 30)")
     run.add_argument("--no-expectations", action="store_true", help="ignore the expectations file")
     run.add_argument("-x", action="store_true", help="stop at the first failure")
+    run.add_argument("--hermetic", action="store_true",
+                     help="run the implementation under bwrap: everything outside the case folders read-only")
+    run.add_argument("--max-line", default=None, help="largest response line the implementation may send (default 64MB)")
     run.add_argument("pytest_args", nargs="*", help="further pytest arguments (after --)")
     run.set_defaults(func=cmd_run)
 
@@ -440,6 +449,8 @@ def build_parser() -> argparse.ArgumentParser:
     props.add_argument("--compare", default=None, help="differential mode: a second implementation")
     props.add_argument("--profile", default="quick", choices=["quick", "thorough"],
                        help="quick (25 examples per property, for the test command) or thorough (2000)")
+    props.add_argument("--fuzz-paths", type=int, default=None,
+                       help="paths the containment fuzzer tries (default 100 quick, 2000 thorough; CI: 10000)")
     props.add_argument("-n", "--workers", default=None)
     props.add_argument("--timeout", type=float, default=30.0)
     props.add_argument("pytest_args", nargs="*")

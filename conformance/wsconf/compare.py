@@ -9,6 +9,7 @@ from .adapters.registry import load_adapter
 from .render import diff
 from .runner import UNSUPPORTED, run_case
 from .spec import load_spec
+from .tree import run_dir
 
 _ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
 
@@ -20,7 +21,7 @@ def _normal(steps: list[dict], captured: dict) -> list:
         text = json.dumps(step["actual"], sort_keys=True, ensure_ascii=False)
         for name, value in captured.items():
             text = re.sub(rf"(?<![0-9]){re.escape(value)}(?![0-9])", "{{" + name + "}}", text)
-        text = re.sub(r"/tmp/wsconf-[^/\"]+/(root|outside)", r"{{\1}}", text)
+        text = re.sub(re.escape(str(run_dir())) + r"/wsconf-[^/\"]+/(root|outside)", r"{{\1}}", text)
         text = _ISO.sub("{{iso_time}}", text)
         out.append({"step": step["id"], "actual": json.loads(text)})
     return out

@@ -6,18 +6,24 @@ reach the controller under xdist too.
 """
 from __future__ import annotations
 
+import argparse
 import json
+import re
+import shutil
+import signal
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
 
-from . import expectations
+from . import expectations, reaper, sizes
 from .adapters.base import AdapterFault
 from .adapters.registry import load_adapter
+from .adapters.subprocess import DEFAULT_MAX_LINE
 from .config import tool_id
 from .header import describe_run, header_lines
+from .journal import Journal
 from .render import surrogates_escaped, visible
 from .runner import ERROR, FAILED, PASSED, UNSUPPORTED, run_case
 from .spec import load_spec
@@ -43,6 +49,25 @@ def pytest_addoption(parser):
     group.addoption("--wsconf-tools", default=None,
                     help="comma-separated tools the implementation has, e.g. read_file,write_file; cases calling "
                          "any other are unsupported (default: what its hello declares, else all)")
+    group.addoption("--wsconf-max-line", type=size, default=DEFAULT_MAX_LINE,
+                    help="largest response line an implementation may send, e.g. 64MB (the default): a longer one is a fault")
+    group.addoption("--wsconf-hermetic", action="store_true",
+                    help="run the implementation under bwrap, everything outside the case folders read-only")
+
+
+def size(text) -> int:
+    """4096, 64MB, 300M, 1GiB: bytes."""
+    found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMG]?)(?:I?B)?\s*", str(text), re.IGNORECASE)
+    if not found:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 64MB)")
+    return int(float(found.group(1)) * {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}[found.group(2).upper()])
+
+
+def isolation(config) -> str:
+    if config.getoption("wsconf_hermetic"):
+        where = "bwrap" if shutil.which("bwrap") else "bwrap, which is not installed: no case can run"
+        return f"hermetic ({where}): the implementation can write only in the case folders"
+    return "watched: writes outside the root are found afterwards, not prevented (--wsconf-hermetic prevents them)"
 
 
 class WsconfState:
@@ -66,7 +91,9 @@ class WsconfState:
         if self._adapter is None and self.adapter_error is None:
             try:
                 self._adapter = load_adapter(self.config.getoption("wsconf_adapter"),
-                                             self.config.getoption("wsconf_timeout"))
+                                             self.config.getoption("wsconf_timeout"),
+                                             max_line=self.config.getoption("wsconf_max_line"),
+                                             hermetic=self.config.getoption("wsconf_hermetic"))
             except (AdapterFault, ValueError, ImportError, AttributeError) as exc:
                 self.adapter_error = f"could not start adapter {self.config.getoption('wsconf_adapter')!r}: {exc}"
         if self.adapter_error:
@@ -98,8 +125,9 @@ class WsconfState:
 
     def describe(self, spec_root: Path) -> dict:
         implemented, source = self.implemented()
-        return describe_run(self.adapter, self.config.getoption("wsconf_adapter"), implemented, source,
-                            self.expectations_file(), len(self.expected_failures()), spec_root)
+        return {**describe_run(self.adapter, self.config.getoption("wsconf_adapter"), implemented, source,
+                               self.expectations_file(), len(self.expected_failures()), spec_root),
+                "isolation": isolation(self.config)}
 
     def close(self):
         if self._adapter is not None:
@@ -107,11 +135,28 @@ class WsconfState:
 
 
 def pytest_configure(config):
+    global _journal
     config.stash[STATE] = WsconfState(config)
     config.addinivalue_line("markers", "wsconf: a conformance case from spec/cases")
+    results = config.getoption("wsconf_results")
+    sizes.set_output_dir(f"{results}.outputs" if results else None)
+    if not hasattr(config, "workerinput"):
+        _results.clear()  # pytest.main may run more than once in one process
+        _journal = Journal(results, getattr(config.option, "xmlpath", None))
+    # A CI timeout's SIGTERM ends the run like Ctrl-C: results kept, adapter and its processes stopped.
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        try:
+            signal.signal(signal.SIGTERM, _interrupt)
+        except ValueError:
+            pass  # not the main thread
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt(f"signal {signum}")
 
 
 STATE = pytest.StashKey[WsconfState]()
+_journal: Journal | None = None   # on the controller: results written as each case finishes
 
 
 def _spec_roots_in_args(config) -> list[Path]:
@@ -152,6 +197,8 @@ def pytest_sessionstart(session):
         raise pytest.UsageError(f"wsconf: unknown tool(s) {', '.join(unknown)} in the implemented tools; "
                                 f"the spec's tools are {', '.join(sorted(known))}")
     config.stash[RUN] = run
+    if _journal:
+        _journal.header(run)
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
         reporter.section("wsconf run", sep="-")
@@ -196,6 +243,9 @@ def pytest_unconfigure(config):
     state = config.stash.get(STATE, None)
     if state:
         state.close()
+    reaper.kill_leftovers()  # after the run, nothing the implementation started is left
+    if _journal and not hasattr(config, "workerinput"):
+        _journal.close()
 
 
 def _spec_root_for(file_path: Path) -> Path | None:
@@ -330,7 +380,10 @@ def pytest_runtest_logreport(report):
         return
     for key, value in report.user_properties:
         if key == "wsconf":
-            _results.append(json.loads(value))
+            record = json.loads(value)
+            _results.append(record)
+            if _journal:
+                _journal.add(record, report.nodeid)
 
 
 _results: list[dict] = []
@@ -340,14 +393,6 @@ def pytest_sessionfinish(session, exitstatus):
     config = session.config
     if hasattr(config, "workerinput"):
         return
-    path = config.getoption("wsconf_results")
-    if path:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "w", encoding="utf-8") as fh:
-            if RUN in config.stash:
-                fh.write(json.dumps({"run": config.stash[RUN]}) + "\n")
-            for record in _results:
-                fh.write(json.dumps(record) + "\n")
     stale = _stale_expectations(session)
     if stale:
         config.stash[STALE] = stale

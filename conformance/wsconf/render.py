@@ -4,6 +4,8 @@ from __future__ import annotations
 import difflib
 import json
 
+from .sizes import SHOWN, clip_text, clipped
+
 TAB, CR, SPACE, NO_EOL = "→\t", "␍", "·", "⏎̸ (no final newline)"
 
 
@@ -27,15 +29,19 @@ def visible(text: str) -> str:
 
 
 def describe(value) -> str:
+    """At most SHOWN characters of it, cut before rendering: a huge value costs nothing here."""
     if isinstance(value, str):
-        return visible(value)
-    return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True)
+        if len(value) <= SHOWN:
+            return visible(value)
+        # the "\n" keeps visible() from marking the cut as the text's end
+        return visible(value[:SHOWN] + "\n") + f"\n[... truncated: {len(value):,} characters, the first {SHOWN:,} shown]"
+    return clip_text(json.dumps(clipped(value), indent=2, ensure_ascii=False, sort_keys=True))
 
 
 def diff(expected, actual) -> str:
     a = describe(expected).splitlines()
     b = describe(actual).splitlines()
-    return "\n".join(difflib.unified_diff(a, b, "expected", "actual", lineterm="", n=2))
+    return clip_text("\n".join(difflib.unified_diff(a, b, "expected", "actual", lineterm="", n=2)))
 
 
 def mismatch(what: str, expected, actual) -> str:

@@ -6,7 +6,9 @@ import os
 import time
 from dataclasses import dataclass, field
 
+from . import reaper, sizes
 from .adapters.base import Adapter, AdapterFault, OpenError
+from .leaks import leaks, reach
 from .placeholders import captures, matches, substitute
 from .render import mismatch
 from .spec import Case
@@ -43,15 +45,18 @@ def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = 
     if lacking:
         return CaseResult(case.id, UNSUPPORTED, f"{adapter.name} does not implement {', '.join(lacking)}")
     started = time.monotonic()
+    reaper.become_subreaper()  # orphans of the implementation come back here, to be found
+    since = reaper.now()
     tree = make_tree()
     result = CaseResult(case.id, PASSED)
     session = None
     try:
-        tree.lay_out(case.setup)
-        before = tree.fingerprint_outside()
         workspace = substitute(case.workspace or {}, tree.values)
         home = workspace.pop("home", str(tree.home))
         tree.home = type(tree.root)(home)
+        tree.reachable = reach(workspace, tree.root, tree.home)
+        tree.lay_out(case.setup)
+        before = tree.fingerprint_outside()
         call = "open"
         try:
             session = _open(case, adapter, tree, home, workspace, result)
@@ -64,6 +69,9 @@ def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = 
         except StepFailure as exc:
             result.outcome = FAILED
             result.message = str(exc)
+        except BaseException:
+            session = None  # interrupted (Ctrl-C): no close on a process that may be stuck
+            raise
         finally:
             if session is not None:
                 try:
@@ -71,11 +79,13 @@ def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = 
                 except AdapterFault as exc:
                     if result.outcome == PASSED:
                         result.outcome, result.message = ERROR, f"adapter fault in case {case.id}, call close: {exc}"
-        escaped = _outside_changes(before, tree.fingerprint_outside(), case.touches_outside)
+        problems = _leftovers(case, adapter, since)
+        escaped = _outside_changes(before, tree.fingerprint_outside(), case.touches_outside and tree.outside)
         if escaped:
+            problems.insert(0, "touched files outside the workspace: " + ", ".join(escaped))
+        if problems:
             result.outcome = FAILED
-            result.message = ("touched files outside the workspace: " + ", ".join(escaped)
-                              + (f"\n{result.message}" if result.message else ""))
+            result.message = "\n".join(problems + ([result.message] if result.message else []))
     finally:
         tree.remove()
         result.captured = dict(tree.captured)
@@ -91,16 +101,39 @@ def _open(case: Case, adapter: Adapter, tree: CaseTree, home: str, workspace: di
         if case.open_error is None:
             raise StepFailure(f"opening the workspace threw: {exc.result.get('name')}: "
                               f"{exc.result.get('message')}") from None
-        result.steps.append({"id": "open", "call": "open", "args": workspace,
-                             "expected": case.open_error, "actual": exc.result})
+        record = _keep(case, {"id": "open", "call": "open", "args": workspace,
+                              "expected": case.open_error, "actual": exc.result}, result)
+        leaked = leaks(exc.result, tree.tokens, tree.reachable)
+        if leaked:
+            raise StepFailure("opening the workspace " + "; ".join(leaked)) from None
         problem = judge(case.open_error, exc.result, tree)
         if problem:
-            raise StepFailure(f"opening the workspace: {problem}") from None
+            raise StepFailure(f"opening the workspace: {problem}{_whole(record)}") from None
         return None
     if case.open_error is not None:
         session.close()
         raise StepFailure(f"opening the workspace should have thrown {case.open_error['error']!r}, but it succeeded")
     return session
+
+
+def _leftovers(case: Case, adapter: Adapter, since: int) -> list[str]:
+    """Processes started during the case that outlive its close: killed, and a failure unless
+    the case names them in `leaves_running` (then their absence is one)."""
+    own = adapter.own_pids()
+    left = reaper.leftovers(since, own)
+    reaper.kill(left)
+    stuck = reaper.reap(since, own)
+    expected = set(case.leaves_running)
+    problems = []
+    unexpected = [p for p in left if p.command.split(" ")[0].rsplit("/", 1)[-1] not in expected]
+    if unexpected:
+        problems.append(reaper.describe(unexpected))
+    seen = {p.command.split(" ")[0].rsplit("/", 1)[-1] for p in left}
+    for name in sorted(expected - seen):
+        problems.append(f"expected {name} to be left running after close (leaves_running), but it was not")
+    if stuck:
+        problems.append("could not kill " + ", ".join(map(str, stuck)))
+    return problems
 
 
 def _describe_call(step: dict) -> str:
@@ -119,11 +152,13 @@ def tool_info(tools: list[dict], name: str) -> dict | None:
     return None
 
 
-def _outside_changes(before: dict, after: dict, touches_outside: bool) -> list[str]:
+def _outside_changes(before: dict, after: dict, allowed=None) -> list[str]:
+    """What changed outside the root, but under `allowed` (the outside folder of a case that
+    declares touches_outside)."""
     changed = []
     for path in sorted(set(before) | set(after)):
         if before.get(path) != after.get(path):
-            if touches_outside and "CANARY" not in path:
+            if allowed and (path + "/").startswith(f"{allowed}/") and path != str(allowed):
                 continue
             changed.append(path)
     return changed
@@ -150,16 +185,33 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
         actual = {"kind": "value", "value": tool_info(session.tools(), step["tool_info"]), "model": None}
     else:
         actual = {"kind": "value", "value": session.tools(), "model": None}
-    result.steps.append({"id": step["id"], "call": _describe_call(step), "args": args,
-                         "expected": step["expect"], "actual": actual})
+    record = _keep(case, {"id": step["id"], "call": _describe_call(step), "args": args,
+                          "expected": step["expect"], "actual": actual}, result)
+    leaked = leaks(actual, tree.tokens, tree.reachable)
+    if leaked:
+        raise StepFailure(f"step {step['id']!r} ({_describe_call(step)}) " + "; ".join(leaked))
     problem = judge(step["expect"], actual, tree)
     if problem:
-        raise StepFailure(f"step {step['id']!r} ({_describe_call(step)}): {problem}")
+        raise StepFailure(f"step {step['id']!r} ({_describe_call(step)}): {problem}{_whole(record)}")
     tree.captured.update(_captured(step["expect"], actual, values))
     if "after" in step:
         problem = _check_after(step["after"], tree)
         if problem:
             raise StepFailure(f"step {step['id']!r} afterwards: {problem}")
+
+
+def _keep(case: Case, record: dict, result: CaseResult) -> dict:
+    """The step as the results file keeps it: a huge actual truncated, the whole one in a file."""
+    record = sizes.kept_step(record, f"{case.id}.{record['id']}")
+    result.steps.append(record)
+    return record
+
+
+def _whole(record: dict) -> str:
+    if not record.get("actual_truncated"):
+        return ""
+    return (f"\n(the whole actual, {record['actual_size']:,} bytes of JSON, sha256 {record['actual_sha256']}, "
+            f"is in {record['actual_file']})")
 
 
 def _host_action(action: dict, tree: CaseTree) -> None:
@@ -263,7 +315,8 @@ def _check_after(after: dict, tree: CaseTree) -> str | None:
         if not path.is_file():
             return f"{rel} should exist as a file afterwards"
         want = content_bytes(substitute(content, values))
-        got = path.read_bytes()
+        with open(path, "rb") as fh:
+            got = fh.read(len(want) + sizes.SHOWN)  # the implementation may have written gigabytes
         if got != want:
             return mismatch(f"{rel} holds other bytes afterwards", want.decode("utf-8", "replace"),
                             got.decode("utf-8", "replace"))

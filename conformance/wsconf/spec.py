@@ -58,6 +58,7 @@ class Case:
     setup: dict = field(default_factory=dict)
     workspace: dict = field(default_factory=dict)
     touches_outside: bool = False
+    leaves_running: list[str] = field(default_factory=list)   # commands expected to outlive close
     steps: list[dict] = field(default_factory=list)
     open_error: dict | None = None
 
@@ -93,7 +94,7 @@ class Case:
     def raw(self) -> dict:
         """The case as the spec writes it (for export and `wsconf show`)."""
         keys = ("id", "title", "claims", "tags", "needs", "versions", "notes", "setup",
-                "workspace", "touches_outside", "open_error", "steps")
+                "workspace", "touches_outside", "leaves_running", "open_error", "steps")
         return {"tool": self.tool} | {k: getattr(self, k) for k in keys if getattr(self, k) not in (None, [], {}, False)}
 
 

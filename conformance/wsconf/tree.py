@@ -1,17 +1,48 @@
-"""The folder a case runs in: root/, outside/, and the canaries that catch escapes."""
+"""The folder a case runs in: root/, outside/, and the canaries that catch escapes.
+
+Case folders live in one run folder per harness process, which also holds the HOME and TMPDIR
+given to a subprocess implementation. Everything in the run folder but the case's root is
+fingerprinted around the case, and every file there that an implementation might read holds a
+unique token (leaks.py)."""
 from __future__ import annotations
 
+import atexit
 import base64
 import hashlib
 import os
 import shutil
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .leaks import Tokens, new_token
 from .placeholders import substitute
 
 CANARY_TEXT = b"wsconf canary: nothing may change this file\n"
+SECRET = ".wsconf-secret"        # the token file in outside/, HOME and TMPDIR
+HASHED = 64 * 1024 * 1024        # a bigger file outside is fingerprinted by size and mtime only
+_run: dict = {}
+
+
+def run_dir() -> Path:
+    """This process's run folder: the case folders, and home/ and tmp/ for the implementation's
+    HOME and TMPDIR. Removed at exit."""
+    if _run.get("pid") != os.getpid():      # a forked child makes its own
+        base = Path(os.path.realpath(tempfile.mkdtemp(prefix="wsconf-run-")))
+        tokens = Tokens()
+        for name, label in (("home", "$HOME"), ("tmp", "$TMPDIR")):
+            (base / name).mkdir()
+            tokens.add(_secret(base / name / SECRET), f"{label}/{SECRET}", base / name / SECRET)
+        _run.update(pid=os.getpid(), base=base, tokens=tokens)
+        atexit.register(lambda pid=os.getpid(): pid == os.getpid() and _remove(base))
+    return _run["base"]
+
+
+def _secret(path: Path, head: bytes = b"") -> str:
+    token = new_token()
+    path.write_bytes(head + token.encode() + b"\n")
+    return token
 
 
 def content_bytes(spec) -> bytes:
@@ -34,6 +65,8 @@ class CaseTree:
     outside: Path
     home: Path
     captured: dict = field(default_factory=dict)   # placeholder values seen in earlier results
+    tokens: Tokens = field(default_factory=Tokens)  # the token in each file outside the root
+    reachable: object = lambda path: False          # which of those the workspace may read (leaks.reach)
 
     @property
     def values(self) -> dict[str, str]:
@@ -43,33 +76,59 @@ class CaseTree:
         setup = substitute(setup or {}, self.values)
         _lay_tree(self.root, setup)
         _lay_tree(self.outside, setup.get("outside") or {})
+        # Where the workspace may read outside/ anyway, a token there would only change what
+        # listing it shows.
+        if not self.reachable(self.outside / SECRET):
+            self.tokens.add(_secret(self.outside / SECRET), f"outside/{SECRET}", self.outside / SECRET)
 
     def fingerprint_outside(self) -> dict[str, str]:
-        """Everything outside root that a case must not touch: canaries and outside/."""
-        prints = {}
-        for top in (self.base / "CANARY", self.base / "sibling", self.outside):
-            for path in ([top] if top.is_file() else sorted(top.rglob("*")) + [top]):
-                prints[str(path)] = _print(path)
+        """Everything a case must not touch: the whole run folder (this case's folder, the
+        implementation's HOME and TMPDIR) but the root."""
+        top = run_dir()
+        prints = {str(top): _print(str(top))}
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames[:] = [d for d in dirnames if os.path.join(dirpath, d) != str(self.root)]
+            for name in dirnames + filenames:
+                path = os.path.join(dirpath, name)
+                prints[path] = _print(path)
         return prints
 
     def remove(self) -> None:
-        for dirpath, dirnames, filenames in os.walk(self.base):
-            for name in dirnames:
-                p = os.path.join(dirpath, name)
-                if not os.path.islink(p):
-                    os.chmod(p, 0o755)
-        shutil.rmtree(self.base, ignore_errors=True)
+        _remove(self.base)
 
 
-def _print(path: Path) -> str:
-    if path.is_symlink():
-        return "link:" + os.readlink(path)
-    if not path.exists():
+def _remove(base: Path) -> None:
+    for dirpath, dirnames, filenames in os.walk(base):
+        for name in dirnames:
+            p = os.path.join(dirpath, name)
+            if not os.path.islink(p):
+                os.chmod(p, 0o755)
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def _print(path: str) -> str:
+    try:
+        st = os.lstat(path)
+    except OSError:
         return "absent"
-    if path.is_dir():
-        return f"dir:{oct(path.stat().st_mode & 0o7777)}"
-    st = path.stat()
-    return f"file:{oct(st.st_mode & 0o7777)}:{st.st_mtime_ns}:" + hashlib.sha256(path.read_bytes()).hexdigest()
+    mode = oct(st.st_mode & 0o7777)
+    if stat.S_ISLNK(st.st_mode):
+        return "link:" + os.readlink(path)
+    if stat.S_ISDIR(st.st_mode):
+        return f"dir:{mode}"
+    if not stat.S_ISREG(st.st_mode):   # a fifo is never opened: reading it could block forever
+        return f"special:{stat.S_IFMT(st.st_mode)}:{mode}"
+    head = f"file:{mode}:{st.st_mtime_ns}:{st.st_size}:"
+    if st.st_size > HASHED:
+        return head
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as fh:
+            while chunk := fh.read(1 << 20):
+                digest.update(chunk)
+    except OSError as exc:
+        return head + f"unreadable:{exc.errno}"
+    return head + digest.hexdigest()
 
 
 def _lay_tree(top: Path, spec: dict) -> None:
@@ -92,10 +151,13 @@ def _lay_tree(top: Path, spec: dict) -> None:
 def make_tree(prefix: str = "wsconf-") -> CaseTree:
     # realpath: on some systems the temp dir itself sits behind a symlink, and {{root}} must be
     # the path the implementation prints.
-    base = Path(os.path.realpath(tempfile.mkdtemp(prefix=prefix)))
+    base = Path(os.path.realpath(tempfile.mkdtemp(prefix=prefix, dir=run_dir())))
     root, outside = base / "root", base / "outside"
     for d in (root, outside, base / "sibling"):
         d.mkdir()
-    (base / "CANARY").write_bytes(CANARY_TEXT)
-    (base / "sibling" / "CANARY").write_bytes(CANARY_TEXT)
-    return CaseTree(base, root, outside, outside)
+    tree = CaseTree(base, root, outside, outside)
+    for path in (base / "CANARY", base / "sibling" / "CANARY"):
+        tree.tokens.add(_secret(path, CANARY_TEXT), str(path.relative_to(base)), path)
+    for token, (label, path) in _run["tokens"].files.items():
+        tree.tokens.add(token, label, path)
+    return tree

@@ -65,5 +65,9 @@ class Adapter:
     def open(self, root: str, outside: str, home: str, workspace: dict) -> Session:
         raise NotImplementedError
 
+    def own_pids(self) -> set[int]:
+        """The adapter's own long-lived processes: never a case's leftovers."""
+        return set()
+
     def close(self) -> None:
         pass

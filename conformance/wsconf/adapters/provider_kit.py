@@ -154,16 +154,21 @@ class ProviderAdapter(SubprocessAdapter):
     def bridge_env(self, server: LocalServer) -> dict[str, str]:
         raise NotImplementedError
 
-    def __init__(self, timeout: float = 30.0):
+    def __init__(self, timeout: float = 30.0, **process):
+        """process: the subprocess adapter's own options (max_line, hermetic)."""
         self.server = self.server_class()
         try:
             env = {"WSCONF_BRIDGE_FILESYSTEM": self.provider, **self.bridge_env(self.server)}
             unset = [arg for k in self.unset_env for arg in ("-u", k)]
             argv = ["env", *unset, *(f"{k}={v}" for k, v in env.items()), "node", str(bridge_script())]
-            super().__init__(argv, timeout=timeout)
+            super().__init__(argv, timeout=timeout, **process)
         except BaseException:
             self.server.stop()
             raise
+
+    def own_pids(self) -> set[int]:
+        """The server is the adapter's own, not something a case left running."""
+        return super().own_pids() | ({self.server.proc.pid} if self.server.proc else set())
 
     def close(self) -> None:
         try:

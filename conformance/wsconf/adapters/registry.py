@@ -9,25 +9,32 @@ from importlib.metadata import entry_points
 from ..node_bridge import bridge_script
 from .base import Adapter
 from .reference import ReferenceAdapter
-from .subprocess import SubprocessAdapter
+from .subprocess import DEFAULT_MAX_LINE, SubprocessAdapter
 
 
-def load_adapter(spec: str, timeout: float = 30.0) -> Adapter:
-    """Build an adapter from its name: reference, mastra, cmd:..., module:Class, or an entry point."""
-    if spec in ("reference", "wsref"):
-        return ReferenceAdapter(timeout=timeout)
+def load_adapter(spec: str, timeout: float = 30.0, max_line: int = DEFAULT_MAX_LINE,
+                 hermetic: bool = False) -> Adapter:
+    """Build an adapter from its name: reference, mastra, cmd:..., module:Class, or an entry point.
+    `max_line` caps a response line and `hermetic` runs the process under bwrap (subprocess
+    adapters only: an in-process implementation cannot be confined)."""
+    process = {"timeout": timeout, "max_line": max_line, "hermetic": hermetic}
     if spec == "reference-protocol":
-        return SubprocessAdapter([sys.executable, "-m", "wsref.server"], timeout=timeout)
+        return SubprocessAdapter([sys.executable, "-m", "wsref.server"], **process)
     if spec == "mastra":
-        return SubprocessAdapter(["node", str(bridge_script())], timeout=timeout)
+        return SubprocessAdapter(["node", str(bridge_script())], **process)
     if spec == "mastra-s3":
         from .s3 import S3Adapter  # moto and boto3 are an optional extra: import them only when asked
-        return S3Adapter(timeout=timeout)
+        return S3Adapter(**process)
     if spec == "mastra-gcs":
         from .gcs import GcsAdapter  # the fake-gcs-server wheel is an optional extra too
-        return GcsAdapter(timeout=timeout)
+        return GcsAdapter(**process)
     if spec.startswith("cmd:"):
-        return SubprocessAdapter(shlex.split(spec[4:]), timeout=timeout)
+        return SubprocessAdapter(shlex.split(spec[4:]), **process)
+    if hermetic:
+        raise ValueError(f"hermetic mode confines a subprocess adapter; {spec!r} runs in this process "
+                         "(use reference-protocol, mastra or cmd:...)")
+    if spec in ("reference", "wsref"):
+        return ReferenceAdapter(timeout=timeout)
     found = [ep for ep in entry_points(group="wsconf.adapters") if ep.name == spec]
     if found:
         return found[0].load()()

@@ -1,102 +1,212 @@
-"""Any implementation that speaks spec/protocol.md on stdin/stdout, run as one long-lived process."""
+"""Any implementation that speaks spec/protocol.md on stdin/stdout, run as one long-lived process.
+
+Nothing the process does can stall the harness: every write, read and wait has a deadline, a
+response line is capped (max_line), stderr keeps only its tail, and whatever goes wrong (an exit,
+a closed stdout, garbage, a wrong id, a line over the cap) kills the process group; the next case
+starts a fresh process."""
 from __future__ import annotations
 
-import collections
 import json
 import os
 import queue
+import select
+import shutil
 import signal
 import subprocess
 import threading
+import time
 
+from .. import reaper
 from ..config import tool_id
+from ..tree import run_dir
 from .base import Adapter, AdapterFault, AdapterTimeout, AdapterUnavailable, OpenError, Session
 
 PROTOCOL_VERSION = 1
+DEFAULT_MAX_LINE = 64 * 1024 * 1024
+STDERR_KEPT = 64 * 1024     # bytes of stderr tail shown when something breaks
+EXIT_GRACE = 1.0            # seconds between a closed stdout (or an exit) and the verdict
+_EOF, _TOO_LONG = object(), object()
+
+
+def hermetic_argv(argv: list[str], writable: str) -> list[str]:
+    """The command under bwrap: the whole filesystem read-only but `writable` (the run folder)."""
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        raise AdapterFault("--wsconf-hermetic needs bwrap (apt-get install bubblewrap), which is not installed")
+    return [bwrap, "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--bind", writable, writable,
+            "--die-with-parent", "--", *argv]
 
 
 class ProtocolProcess:
     """One running adapter process: send a request, wait for the answer with the same id."""
 
-    def __init__(self, argv: list[str], timeout: float):
+    def __init__(self, argv: list[str], timeout: float, max_line: int = DEFAULT_MAX_LINE, env=None):
         self.argv = argv
         self.timeout = timeout
-        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=40)
+        self.max_line = max_line
+        self._stderr = b""
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, text=True, encoding="utf-8",
-                                         errors="surrogateescape", start_new_session=True, bufsize=1)
+                                         stderr=subprocess.PIPE, start_new_session=True, env=env, bufsize=0)
         except OSError as exc:
             raise AdapterFault(f"could not start adapter {' '.join(argv)!r}: {exc}") from None
-        self.lines: queue.Queue = queue.Queue()
-        threading.Thread(target=self._pump, args=(self.proc.stdout, self.lines.put), daemon=True).start()
-        self._stderr_reader = threading.Thread(target=self._pump, args=(self.proc.stderr, self.stderr_tail.append),
-                                               daemon=True)
+        os.set_blocking(self.proc.stdin.fileno(), False)
+        # One line waits at most: what an implementation prints unasked cannot pile up in memory.
+        self.lines: queue.Queue = queue.Queue(maxsize=1)
+        self.dead = False
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
         self._stderr_reader.start()
         self.next_id = 0
+        self.busy = False   # a request was interrupted before its answer came: never ask it again
+        self.own: set[int] = {self.proc.pid}
 
-    @staticmethod
-    def _pump(stream, sink):
-        for line in stream:
-            sink(line.rstrip("\n"))
-        sink(None) if sink.__name__ == "put" else None
+    def _read_stdout(self):
+        """Split stdout into lines; a line over max_line stops the reading (the verdict kills)."""
+        fd, parts, size = self.proc.stdout.fileno(), [], 0
+        try:
+            while chunk := os.read(fd, 1 << 20):
+                while chunk:
+                    end = chunk.find(b"\n")
+                    piece, chunk = (chunk, b"") if end < 0 else (chunk[:end], chunk[end + 1:])
+                    parts.append(piece)
+                    size += len(piece)
+                    if size > self.max_line:
+                        self._put(_TOO_LONG)
+                        return
+                    if end >= 0:
+                        self._put(b"".join(parts))
+                        parts, size = [], 0
+        except OSError:
+            pass
+        finally:
+            self._put(_EOF)
+
+    def _put(self, item) -> None:
+        while not self.dead:
+            try:
+                self.lines.put(item, timeout=0.1)
+                return
+            except queue.Full:
+                pass
+
+    def _read_stderr(self):
+        fd = self.proc.stderr.fileno()
+        try:
+            while chunk := os.read(fd, 1 << 16):
+                self._stderr = (self._stderr + chunk)[-STDERR_KEPT:]
+        except OSError:
+            pass
 
     def stderr_text(self) -> str:
         if self.proc.poll() is not None:
             self._stderr_reader.join(timeout=2)  # an exited process: let its last lines arrive first
-        tail = "\n".join(line for line in self.stderr_tail if line)
+        lines = self._stderr.decode("utf-8", "replace").splitlines()[-40:]
+        tail = "\n".join(line for line in lines if line)
         return f"\n--- adapter stderr (last lines) ---\n{tail}" if tail else ""
 
-    def request(self, op: str, params: dict, timeout: float | None = None):
-        self.next_id += 1
-        rid = self.next_id
-        line = json.dumps({"id": rid, "op": op, "params": params})  # ASCII: lone surrogates survive
+    def _send(self, data: bytes, op: str, limit: float, deadline: float) -> None:
         try:
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
+            fd = self.proc.stdin.fileno()
+            ready = select.poll()
+            ready.register(fd, select.POLLOUT)
+            while data:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    self.kill()
+                    raise AdapterTimeout(f"adapter did not read the {op!r} request within {limit:g} s"
+                                         + self.stderr_text())
+                if ready.poll(remaining * 1000):
+                    try:
+                        data = data[os.write(fd, data):]
+                    except BlockingIOError:
+                        pass
+        except (OSError, ValueError):
             try:
                 self.proc.wait(timeout=2)  # it is exiting: wait briefly for its exit code
             except subprocess.TimeoutExpired:
                 pass
-            raise AdapterFault(f"adapter process exited (code {self.proc.poll()}) before {op!r}"
-                               + self.stderr_text()) from None
-        try:
-            raw = self.lines.get(timeout=timeout or self.timeout)
-        except queue.Empty:
+            code = self.proc.poll()
             self.kill()
-            raise AdapterTimeout(f"adapter did not answer {op!r} within {timeout or self.timeout:g} s"
-                                 + self.stderr_text()) from None
-        if raw is None:
-            code = self.proc.wait()
+            raise AdapterFault(f"adapter process exited (code {code}) before {op!r}" + self.stderr_text()) from None
+
+    def _next_line(self, op: str, limit: float, deadline: float):
+        exited_at = None
+        while True:
+            try:
+                return self.lines.get(timeout=max(0.0, min(deadline - time.monotonic(), 0.1)))
+            except queue.Empty:
+                pass
+            now = time.monotonic()
+            if self.proc.poll() is not None:
+                exited_at = exited_at or now
+                if now - exited_at >= EXIT_GRACE:
+                    return _EOF  # it exited, but a child of it holds stdout open: no EOF will come
+            if now >= deadline:
+                self.kill()
+                raise AdapterTimeout(f"adapter did not answer {op!r} within {limit:g} s" + self.stderr_text())
+
+    def request(self, op: str, params: dict, timeout: float | None = None):
+        self.next_id += 1
+        rid = self.next_id
+        limit = timeout or self.timeout
+        deadline = time.monotonic() + limit
+        line = json.dumps({"id": rid, "op": op, "params": params})  # ASCII: lone surrogates survive
+        self.busy = True
+        self._send(line.encode() + b"\n", op, limit, deadline)
+        raw = self._next_line(op, limit, deadline)
+        self.busy = False
+        if raw is _EOF:
+            try:
+                code = self.proc.wait(timeout=EXIT_GRACE)
+            except subprocess.TimeoutExpired:
+                self.kill()
+                raise AdapterFault(f"adapter closed its stdout during {op!r} and kept running: "
+                                   "killed its process group" + self.stderr_text()) from None
+            self.kill()  # what is left of its process group
             raise AdapterFault(f"adapter process exited (code {code}) during {op!r}" + self.stderr_text())
-        try:
-            msg = json.loads(raw)
-        except json.JSONDecodeError:
+        if raw is _TOO_LONG:
             self.kill()
-            raise AdapterFault(f"adapter printed a line that is not JSON during {op!r}: {raw[:200]!r}"
+            raise AdapterFault(f"adapter sent a response line over the limit of {self.max_line:,} bytes "
+                               f"during {op!r} (--wsconf-max-line)" + self.stderr_text())
+        text = raw.decode("utf-8", "surrogateescape")
+        del raw  # a huge line: hold one copy of it, not two
+        try:
+            msg = json.loads(text)
+        except (json.JSONDecodeError, RecursionError):
+            self.kill()
+            raise AdapterFault(f"adapter printed a line that is not JSON during {op!r}: {text[:200]!r}"
                                + self.stderr_text()) from None
+        del text
         if not isinstance(msg, dict) or msg.get("id") != rid:
             self.kill()
             got = msg.get("id") if isinstance(msg, dict) else None
             raise AdapterFault(f"adapter answered id {got!r} to request {rid} ({op!r})")
         if not msg.get("ok"):
-            raise AdapterFault(f"adapter fault on {op!r}: {msg.get('fault', '(no message)')}")
+            raise AdapterFault(f"adapter fault on {op!r}: {str(msg.get('fault', '(no message)'))[:2000]}")
         return msg.get("result")
 
     def alive(self) -> bool:
-        return self.proc.poll() is None
+        return self.proc.poll() is None and not self.busy
 
     def kill(self) -> None:
-        if self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            self.proc.wait()
+        """SIGKILL the whole process group; bounded waits only."""
+        self.dead = True
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass  # stuck in the kernel: the reaper reports it
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
 
     def shutdown(self) -> None:
-        if self.proc.poll() is None:
+        if self.proc.poll() is None and not self.busy:
             try:
                 self.request("shutdown", {}, timeout=5)
                 self.proc.wait(timeout=5)
@@ -134,9 +244,18 @@ class ProtocolSession(Session):
 
 
 class SubprocessAdapter(Adapter):
-    def __init__(self, argv: list[str], timeout: float = 30.0):
-        self.argv = argv
+    """HOME and TMPDIR of the process point into the run folder, which the harness watches; with
+    `hermetic`, bwrap makes everything else read-only for it."""
+
+    def __init__(self, argv: list[str], timeout: float = 30.0, max_line: int = DEFAULT_MAX_LINE,
+                 hermetic: bool = False):
         self.timeout = timeout
+        self.max_line = max_line
+        self.hermetic = hermetic
+        run = str(run_dir())
+        self.env = {**os.environ, "HOME": f"{run}/home", "TMPDIR": f"{run}/tmp", "TMP": f"{run}/tmp",
+                    "TEMP": f"{run}/tmp"}
+        self.argv = hermetic_argv(argv, run) if hermetic else argv
         self.process: ProtocolProcess | None = None
         try:
             self.hello = self._start()
@@ -146,12 +265,14 @@ class SubprocessAdapter(Adapter):
             raise AdapterUnavailable(str(exc)) from None
 
     def _start(self) -> dict:
-        self.process = ProtocolProcess(self.argv, self.timeout)
+        self.process = ProtocolProcess(self.argv, self.timeout, self.max_line, self.env)
         hello = self.process.request("hello", {"protocol": PROTOCOL_VERSION}, timeout=max(self.timeout, 60))
         if not isinstance(hello, dict) or hello.get("protocol") != PROTOCOL_VERSION:
             self.process.kill()
             raise AdapterFault(f"adapter speaks protocol {hello.get('protocol') if isinstance(hello, dict) else hello!r}; "
                                f"this harness speaks {PROTOCOL_VERSION}")
+        # What runs once it has said hello is its own (bwrap's child, helpers), not a case's.
+        self.process.own |= set(reaper.descendants(self.process.proc.pid))
         self.name = hello.get("implementation", "?")
         self.version = hello.get("version", "?")
         self.capabilities = frozenset(hello.get("capabilities", []))
@@ -169,8 +290,13 @@ class SubprocessAdapter(Adapter):
         self.dependencies = {str(k): str(v) for k, v in dependencies.items()}
         return hello
 
+    def own_pids(self) -> set[int]:
+        return set(self.process.own) if self.process else set()
+
     def open(self, root, outside, home, workspace):
         if self.process is None or not self.process.alive():
+            if self.process:
+                self.process.kill()
             self._start()  # the previous case broke it: start fresh and go on
         result = self.process.request("open", {"root": root, "outside": outside, "home": home,
                                                "workspace": workspace})

@@ -3,6 +3,7 @@ against, case trees with canaries, and the hypothesis profiles."""
 from __future__ import annotations
 
 import os
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -16,6 +17,31 @@ settings.register_profile("quick", max_examples=25, deadline=None, derandomize=T
 settings.register_profile("thorough", max_examples=2000, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 settings.load_profile(os.environ.get("WSCONF_PROFILE", "quick"))
+# The containment fuzzer counts paths, not examples of a profile: CI runs 10,000 (.ci/run).
+FUZZ_PATHS = int(os.environ.get("WSCONF_FUZZ_PATHS") or (100 if os.environ.get("WSCONF_PROFILE", "quick") == "quick" else 2000))
+FUZZ: Counter = Counter()   # what the fuzzer did, for the summary
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if not FUZZ["paths"]:
+        return
+    tr = terminalreporter
+    tr.section("containment fuzzer")
+    tr.write_line(f"{FUZZ['paths']:,} paths, {FUZZ['calls']:,} calls against {config.getoption('wsconf_adapter')}")
+    tr.write_line("unexplained escapes and leaks: " + ("found: the failure above shows the smallest example"
+                                                       if FUZZ["unexplained"] else "0"))
+    tools = ", ".join(f"{k.split()[1].removeprefix('mastra_workspace_')} {v:,}"
+                      for k, v in sorted(FUZZ.items()) if k.startswith("explained "))
+    tr.write_line(f"explained escapes: {FUZZ['explained']:,}" + (f" ({tools})" if tools else "")
+                  + ": new files or folders created through a symlink in the root that points outside, "
+                  "pinned upstream behaviour (write_file/mkdir containment cases)")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    wanted = os.environ.get("WSCONF_FUZZ_PATHS")
+    if wanted and FUZZ["paths"] < int(wanted) and exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED  # the fuzzer did not run, or ran short
+        print(f"\ncontainment fuzzer: {FUZZ['paths']:,} paths run, {int(wanted):,} asked for")
 
 
 @pytest.fixture(scope="session")
@@ -40,9 +66,11 @@ def other_adapter(request):
 class Workspace:
     """A fresh case tree and an open session on it, for one generated example."""
 
-    def __init__(self, adapter, workspace: dict | None = None, setup=None):
+    def __init__(self, adapter, workspace: dict | None = None, setup=None, watch=True):
         self.adapter = adapter
+        self.watch = watch   # False: the test checks the outside itself
         self.tree = make_tree("wsconf-prop-")
+        self.tree.lay_out({})
         if setup:
             setup(self.tree)  # before the fingerprint: what setup lays outside is allowed
         self.before = None
@@ -58,6 +86,8 @@ class Workspace:
     def __exit__(self, *exc):
         try:
             self.session.close()
+            if not self.watch:
+                return
             after = self.tree.fingerprint_outside()
             changed = [p for p in set(self.before) | set(after) if self.before.get(p) != after.get(p)]
             assert not changed, f"touched files outside the workspace: {sorted(changed)}"

@@ -1,0 +1,138 @@
+"""Processes an implementation leaves behind.
+
+The harness makes itself a child subreaper (Linux prctl PR_SET_CHILD_SUBREAPER), so a process the
+implementation orphans, double-forks or detaches with setsid comes back to the harness instead of
+init, and stays among the harness's descendants. After a case, every descendant started since the
+case began that is not the adapter's own process is a leftover: reported, killed, reaped.
+"""
+from __future__ import annotations
+
+import atexit
+import ctypes
+import os
+import signal
+import time
+from dataclasses import dataclass
+
+PR_SET_CHILD_SUBREAPER = 36
+GRACE = 2.0            # seconds a process killed by the implementation's own close may take to go
+_TICKS = os.sysconf("SC_CLK_TCK")
+_active: dict = {}     # pid -> when this process became a subreaper (a fork starts again)
+
+
+@dataclass(frozen=True)
+class Proc:
+    pid: int
+    ppid: int
+    state: str
+    start: int        # clock ticks since boot
+    command: str
+
+    @property
+    def running(self) -> bool:
+        return self.state not in ("Z", "X")
+
+    def __str__(self) -> str:
+        return f"{self.command} (pid {self.pid})"
+
+
+def become_subreaper() -> bool:
+    """Once per process; False where the kernel has no subreapers (then orphans go to init)."""
+    if os.getpid() not in _active:
+        try:
+            ok = ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            ok = False
+        _active[os.getpid()] = (now(), ok)
+        atexit.register(kill_leftovers)
+    return _active[os.getpid()][1]
+
+
+def kill_leftovers() -> list[Proc]:
+    """At the end of a run: kill every descendant started since this process became a
+    subreaper (the adapter is closed by then). Returns what was killed."""
+    if os.getpid() not in _active:
+        return []
+    since = _active[os.getpid()][0]
+    left = [p for p in descendants().values() if p.start >= since and p.running]
+    kill(left)
+    reap(since, set())
+    return left
+
+
+def now() -> int:
+    """The clock /proc/<pid>/stat counts process start times in (ticks since boot)."""
+    return int(time.clock_gettime(time.CLOCK_BOOTTIME) * _TICKS)
+
+
+def _read(pid: str) -> Proc | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            stat = fh.read()
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            argv = fh.read(4096)
+    except OSError:
+        return None
+    name, rest = stat[stat.index(b"(") + 1: stat.rindex(b")")], stat[stat.rindex(b")") + 2:].split()
+    command = " ".join(a.decode(errors="replace") for a in argv.split(b"\0") if a) or f"[{name.decode(errors='replace')}]"
+    return Proc(int(pid), int(rest[1]), rest[0].decode(), int(rest[19]), command[:120])
+
+
+def descendants(root: int | None = None) -> dict[int, Proc]:
+    """Every process below `root` (default: this one), by pid."""
+    root = os.getpid() if root is None else root
+    procs = [p for p in map(_read, (d for d in os.listdir("/proc") if d.isdigit())) if p]
+    children: dict[int, list[Proc]] = {}
+    for p in procs:
+        children.setdefault(p.ppid, []).append(p)
+    found, todo = {}, [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child.pid not in found:
+                found[child.pid] = child
+                todo.append(child.pid)
+    return found
+
+
+def leftovers(since: int, own: set[int]) -> list[Proc]:
+    """Descendants started at or after `since` (ticks) that are still running, apart from `own`
+    (the adapter's own processes). A process on its way out (killed by close) gets GRACE."""
+    deadline = time.monotonic() + GRACE
+    while True:
+        left = [p for p in descendants().values() if p.start >= since and p.pid not in own and p.running]
+        if not left or time.monotonic() >= deadline:
+            return sorted(left, key=lambda p: p.pid)
+        time.sleep(0.05)
+
+
+def kill(procs: list[Proc]) -> None:
+    for p in procs:
+        try:
+            os.kill(p.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def reap(since: int, own: set[int]) -> list[Proc]:
+    """Collect the zombies among this process's children started since `since`, except `own`
+    (whose exit status a Popen still wants to read), waiting up to GRACE for killed ones to die.
+    Returns what is still running then."""
+    deadline = time.monotonic() + GRACE
+    me = os.getpid()
+    while True:
+        mine = [p for p in descendants().values() if p.start >= since and p.pid not in own]
+        for p in mine:
+            if p.ppid == me and not p.running:
+                try:
+                    os.waitpid(p.pid, os.WNOHANG)
+                except ChildProcessError:
+                    pass
+        running = [p for p in mine if p.running]
+        if not running or time.monotonic() >= deadline:
+            return running
+        time.sleep(0.02)
+
+
+def describe(procs: list[Proc]) -> str:
+    n = len(procs)
+    return f"left {n} process{'es' if n != 1 else ''} running: " + ", ".join(map(str, procs))
