@@ -73,6 +73,7 @@ const CAPABILITIES = [
   'allowed_paths',
   'sandbox',
   'processes',
+  'host_processes', // LocalSandbox runs its processes here, as children of this bridge
   'tool_config',
   'tool_hooks',
   'lifecycle',
