@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from .spec_cache import _cache_dir, _installed_as
+
 
 @lru_cache(maxsize=1)
 def _o200k():
@@ -35,7 +37,6 @@ def o200k_tokens(text: str) -> int:
 
 @lru_cache(maxsize=1)
 def _counts_file():
-    from .spec_cache import _cache_dir, _installed_as
     folder = _cache_dir()
     if folder is None:
         return None

@@ -46,14 +46,15 @@ def _installed_as(package: str, dist: str) -> str:
                                          if p.name.lower().startswith(f"{dist}-")))
 
 
+# Resolved when the harness starts: a case runs with HOME set to its own folder.
+_DEFAULT_DIR = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "wsconf"
+
+
 def _cache_dir() -> Path | None:
     setting = os.environ.get("WSCONF_CACHE_DIR")
     if setting == "off":
         return None
-    if setting:
-        return Path(setting)
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "wsconf"
+    return Path(setting) if setting else _DEFAULT_DIR
 
 
 def cached_load(spec_root: Path, default_spec_dir: Path, load):
