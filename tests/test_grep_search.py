@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -63,6 +64,8 @@ def check(pattern: str, flags: str, text: str):
         assert search.may_match(text.encode("utf-8")), (pattern, flags, text, search.literals)
 
 
+# regexp.py's own matcher raises the recursion limit for long subjects; hypothesis notices
+@pytest.mark.filterwarnings("ignore:The recursion limit will not be reset")
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(PATTERNS, st.sampled_from(["g", "gi"]), TEXT)
 def test_whole_file_search_equals_testing_every_line(pattern, flags, text):
@@ -125,7 +128,6 @@ def test_whole_file_search_agrees_with_node_itself():
     import shutil
     import subprocess
 
-    import pytest
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
     rng = random.Random(19)

@@ -20,9 +20,9 @@ import os
 
 from ..errors import DirectoryNotFoundError, FileNotFoundError_
 from ..filesystem.fs_utils import is_text_file
+from ..filesystem.local_filesystem import LocalFilesystem, decode
 from ..gitignore import load_gitignore
 from ..glob import create_glob_matcher, extract_glob_base, is_glob_pattern
-from ..filesystem.local_filesystem import LocalFilesystem, decode
 from ..js.regexp import JSRegExpSyntaxError, compile_js, from_units, to_units
 from ..js.regexp_lines import LineSearch
 from .base import Tool, ToolContext
