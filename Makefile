@@ -45,7 +45,7 @@ report: setup
 	$(VENV)/bin/wsconf report --readme README.md --html report/index.html "wsref=results/reference.jsonl" "@mastra/core 1.71.0=results/mastra.jsonl" "@mastra/s3 0.6.1=results/mastra-s3.jsonl" "@mastra/gcs 0.2.2=results/mastra-gcs.jsonl"
 
 test: setup
-	$(PY) -m pytest -n 2 tests
+	$(PY) -m pytest -n 2 --dist worksteal tests
 
 clean:
 	rm -rf $(VENV) results report $(BRIDGE)/node_modules tools/tokenx-oracle/node_modules

@@ -63,3 +63,42 @@ def test_bench_help_documents_the_command():
     proc = subprocess.run([sys.executable, "tools/bench/run.py", "--help"], cwd=REPO, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "--quick" in proc.stdout and "--rounds" in proc.stdout
+
+
+def test_the_document_states_targets_scaling_and_shards_from_the_data():
+    """BENCHMARKS.md is rendered from a run's data alone: synthetic data, known verdicts."""
+    sys.path.insert(0, str(REPO))
+    from tools.bench.report import document
+    from tools.bench.suite import lpt_makespan, shards
+    assert lpt_makespan([3, 3, 2, 2, 2], 2) == 7 and lpt_makespan([5, 1, 1], 8) == 5
+    durations = {"a.1": 1.0, "a.2": 0.5, "b.1": 2.0, "c.1": 0.25}
+    tools = {"a.1": "a", "a.2": "a", "b.1": "b", "c.1": "c"}
+    assert shards(durations, tools, 2) == [(["b"], 2.0), (["a", "c"], 1.75)]
+    run = {"seconds": 4.5, "cpu": 4.0, "bridge_cpu": None, "outcome": "4 passed", "ok": True,
+           "durations": durations, "tools": tools}
+    data = {"machine": {"cpu": "x", "nproc": "2", "mem": "m", "python": "3", "node": "20", "grep": "g",
+                        "kernel": "k", "date": "d"},
+            "samples": {"grep_literal": {"ref_in": [0.2, 0.2], "up_in": [1.0, 1.0], "floor": [0.05, 0.05],
+                                         "pyfloor": [0.08, 0.08]},
+                        "grep_regex": {"ref_in": [0.6], "up_in": [1.0], "floor": [0.05], "pyfloor": [0.08]}},
+            "suite": {"runs": {"reference serial": [run], "reference -n 2": [{**run, "seconds": 3.0}]},
+                      "scaling": {1: {**run, "seconds": 5.0}, 2: {**run, "seconds": 3.0}},
+                      "subsets": [("a", {**run, "durations": {"a.1": 1.0, "a.2": 0.5}, "seconds": 2.0})]},
+            "spec_loading": {"cold": [1.5], "warm": [0.03], "import": [0.08]},
+            "test_command": {"seconds": 95.0, "cpu": 150.0, "outcome": "9 passed", "ok": True,
+                             "slowest": [(40.0, "tests/t.py::test_x")]}}
+    text = document(data, "(table)", "python -m tools.bench")
+    lines = text.splitlines()
+
+    def row(start):
+        (found,) = [line for line in lines if line.startswith(start)]
+        return found
+    assert "**met**" in row("| grep literal: wsref/upstream <= 0.25 | 0.20 |")
+    assert "**missed**" in row("| grep regex: wsref/upstream <= 0.5 | 0.60 |")
+    assert "**missed**" in row("| grep literal: wsref inside <= 3x GNU `grep -rn` | 4.0x |")
+    assert "**met**" in row("| spec loading <= 0.1 s per process | 30 ms")
+    assert "**met**" in row("| suite reference serial <= 8 s | 4.50 s |")
+    assert "**missed**" in row("| `make test` (pytest -n 2 tests) <= 90 s | 95.0 s |")
+    # the longest case (2 s) plus the largest measured start-up (-n 1: 5 s wall - 3.75 s of cases)
+    assert row("| 8 (estimate) |").startswith("| 8 (estimate) | 3.25 s | 2.00 s | 1.25 s")
+    assert row("| 1 | b |") and row("| 2 (a) | 2.00 s |")

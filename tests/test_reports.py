@@ -38,3 +38,22 @@ def test_markdown_table_html_page_and_readme_markers(tmp_path, capsys):
 def test_compare_finds_no_difference_between_the_reference_in_process_and_over_the_protocol(capsys):
     assert main(["compare", "reference", "reference-protocol", "--tool", "mkdir"]) == 0
     assert "0 of " in capsys.readouterr().out
+
+
+def test_report_merges_the_shards_of_one_run_and_refuses_a_case_counted_twice(tmp_path, capsys):
+    """A CI matrix runs some tools per machine; `wsconf report` joins the shards given one label."""
+    import json
+
+    import pytest
+
+    from wsconf.cli import main
+    rec = {"tool": "grep", "claims": [], "implementation": "wsref", "version": "0", "message": "", "detail": "",
+           "duration": 0.0, "steps": []}
+    (tmp_path / "a.jsonl").write_text("".join(json.dumps({**rec, "id": f"a{i}", "outcome": "passed"}) + "\n"
+                                              for i in range(3)))
+    (tmp_path / "b.jsonl").write_text(json.dumps({**rec, "id": "b0", "outcome": "failed"}) + "\n")
+    assert main(["report", f"wsref={tmp_path / 'a.jsonl'}", f"wsref={tmp_path / 'b.jsonl'}"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| wsref")]
+    assert rows == ["| wsref | 4 | 3 | 1 | 0 | 0 | [wsref.yaml](conformance/expectations/wsref.yaml) |"]
+    with pytest.raises(SystemExit, match="more than one results file: a0"):
+        main(["report", f"wsref={tmp_path / 'a.jsonl'}", f"wsref={tmp_path / 'a.jsonl'}"])

@@ -95,3 +95,44 @@ def test_an_upstream_test_naming_a_missing_case_is_reported(tmp_path):
     assert [str(e) for e in errors] == [
         f"{tmp_path.name}/upstream-tests/x.yaml:4: [0].tests[0].cases: no case 'no.such.case'",
         f"{tmp_path.name}/upstream-tests/x.yaml:6: [0].tests[1]: needs a name and exactly one of cases, gap, reason"]
+
+
+def test_libyaml_and_pyyaml_read_every_spec_file_alike():
+    """The fast composer (libyaml, falling back to PyYAML where it refuses a file) gives the same
+    data, types and key lines as PyYAML's own composer."""
+    import yaml
+
+    from wsconf.spec import DEFAULT_SPEC_DIR
+    from wsconf.yaml_lines import LineMap, _build, load_with_lines
+    files = sorted((DEFAULT_SPEC_DIR / "cases").rglob("*.yaml")) + [DEFAULT_SPEC_DIR / "claims.yaml"]
+    refused = 0
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        try:
+            yaml.compose(text, Loader=yaml.CSafeLoader)
+        except yaml.YAMLError:
+            refused += 1
+        pure_lines = LineMap()
+        pure = _build(yaml.compose(text, Loader=yaml.SafeLoader), (), pure_lines)
+        data, lines = load_with_lines(text)
+        assert repr(data) == repr(pure) and dict(lines) == dict(pure_lines), path
+    assert refused >= 1  # the lone-surrogate escapes: the fallback is exercised
+
+
+def test_cached_spec_is_the_loaded_spec_and_follows_every_change(mini_spec, tmp_path, monkeypatch):
+    import pickle
+
+    from wsconf import spec as spec_mod, spec_cache
+    monkeypatch.setenv("WSCONF_CACHE_DIR", str(tmp_path / "cache"))
+    write(mini_spec, "a.yaml", "tool: read_file\ncases:" + GOOD)
+    fresh = spec_mod._load_from_files(mini_spec.resolve())
+    first = load_spec(mini_spec)
+    assert pickle.dumps(first.cases) == pickle.dumps(fresh.cases)
+    assert load_spec(mini_spec) is first  # once per process
+    monkeypatch.setattr(spec_cache, "_memo", {})
+    again = load_spec(mini_spec)  # a new process: from the disk copy
+    assert again is not first and [c.id for c in again.cases] == ["read_file.t.good"]
+    write(mini_spec, "a.yaml", "tool: read_file\ncases:" + GOOD.replace("t.good", "t.changed"))
+    assert [c.id for c in load_spec(mini_spec).cases] == ["read_file.t.changed"]
+    (mini_spec / "cases" / "read_file" / "a.yaml").unlink()
+    assert load_spec(mini_spec).cases == []

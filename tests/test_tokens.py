@@ -209,3 +209,19 @@ def test_matches_tokenx(tokenx_oracle, text, start, end):
 )
 def test_matches_tokenx_long(tokenx_oracle, text, start, end):
     _check(tokenx_oracle, text, start, end)
+
+
+def test_description_token_counts_are_remembered_exactly(tmp_path, monkeypatch):
+    """The suite's token counts (o200k_base) come from a file after the first process; the same counts."""
+    from wsconf import measure
+    monkeypatch.setenv("WSCONF_CACHE_DIR", str(tmp_path))
+    for fn in (measure._counts_file, measure._known_counts):
+        fn.cache_clear()
+    texts = ["Read a file.", "héllo 😀 wörld\n" * 20, ""]
+    first = [measure.o200k_tokens(t) for t in texts]
+    assert first == [len(measure._o200k().encode(t)) for t in texts]
+    measure._known_counts.cache_clear()  # a new process: from the file
+    assert [measure.o200k_tokens(t) for t in texts] == first
+    assert len(measure._known_counts()) == 3 and list(tmp_path.glob("o200k-*.json"))
+    for fn in (measure._counts_file, measure._known_counts):
+        fn.cache_clear()

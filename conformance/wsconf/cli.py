@@ -308,12 +308,10 @@ def cmd_expectations(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from .report import CONFORMANCE_HEADER, by_tool_table, conformance_row, load_results
+    from .report import CONFORMANCE_HEADER, by_tool_table, conformance_row, merged_runs
     rows = [CONFORMANCE_HEADER]
     runs = []
-    for spec_arg in args.results:
-        label, _, path = spec_arg.rpartition("=") if "=" in spec_arg else (Path(spec_arg).stem, "", spec_arg)
-        records = load_results(Path(path))
+    for label, records in merged_runs(args.results):  # a label given again adds a shard's results
         runs.append((label, records))
         from . import expectations
         implementation = next((r.get("implementation") for r in records if r.get("implementation")), label)

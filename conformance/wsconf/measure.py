@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from .spec_cache import _cache_dir, _installed_as
+
 
 @lru_cache(maxsize=1)
 def _o200k():
@@ -19,10 +21,55 @@ def _o200k():
 
 
 def o200k_tokens(text: str) -> int:
-    import warnings
-    with warnings.catch_warnings():  # bpe-openai loads its tables lazily, with a deprecated importlib call
-        warnings.simplefilter("ignore", DeprecationWarning)
-        return len(_o200k().encode(text))
+    """The count, remembered on disk by the text's hash: loading the encoding takes about a second,
+    which every process running the suite would otherwise pay for the same few descriptions."""
+    import hashlib
+    key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    known = _known_counts()
+    if key not in known:
+        import warnings
+        with warnings.catch_warnings():  # bpe-openai loads its tables lazily, with a deprecated importlib call
+            warnings.simplefilter("ignore", DeprecationWarning)
+            known[key] = len(_o200k().encode(text))
+        _save_counts(known)
+    return known[key]
+
+
+@lru_cache(maxsize=1)
+def _counts_file():
+    folder = _cache_dir()
+    if folder is None:
+        return None
+    import hashlib
+    version = hashlib.sha256(_installed_as("bpe_openai", "bpe_openai").encode()).hexdigest()[:16]
+    return folder / f"o200k-{version}.json"
+
+
+@lru_cache(maxsize=1)
+def _known_counts() -> dict:
+    import json
+    path = _counts_file()
+    try:
+        return dict(json.loads(path.read_text())) if path else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _save_counts(known: dict) -> None:
+    import json
+    import os
+    import tempfile
+    path = _counts_file()
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".o200k-")
+        with os.fdopen(fd, "w") as fh:
+            json.dump(known, fh)
+        os.replace(tmp, path)  # another process's newer file may be replaced: its counts come back
+    except OSError:
+        pass
 
 
 def description_size(text: str) -> dict:

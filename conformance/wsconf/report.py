@@ -22,6 +22,22 @@ def load_run(path: Path) -> dict | None:
     return next((r["run"] for r in _lines(path) if "run" in r), None)
 
 
+def merged_runs(specs: list[str]) -> list[tuple[str, list[dict]]]:
+    """LABEL=path arguments as (label, records), in order; the shards of one run (a CI matrix, each
+    machine some tools) share a label and are joined. A case in two shards is an error: it would
+    count twice."""
+    runs: dict[str, list[dict]] = {}
+    for spec in specs:
+        label, _, path = spec.rpartition("=") if "=" in spec else (Path(spec).stem, "", spec)
+        runs.setdefault(label, []).extend(load_results(Path(path)))
+    for label, records in runs.items():
+        ids = [r["id"] for r in records]
+        if len(ids) != len(set(ids)):
+            twice = sorted({i for i in ids if ids.count(i) > 1})
+            raise SystemExit(f"wsconf report: {label}: cases in more than one results file: {', '.join(twice[:5])}")
+    return list(runs.items())
+
+
 def counts(records: list[dict]) -> Counter:
     return Counter(r["outcome"] for r in records)
 

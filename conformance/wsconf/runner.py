@@ -13,6 +13,7 @@ from .placeholders import captures, matches, substitute
 from .render import mismatch
 from .spec import Case
 from .tree import CaseTree, content_bytes, make_tree
+from .waits import run_wait
 
 PASSED, FAILED, UNSUPPORTED, ERROR = "passed", "failed", "unsupported", "error"
 
@@ -62,7 +63,7 @@ def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = 
             session = _open(case, adapter, tree, home, workspace, result)
             for step in case.steps if session is not None else []:
                 call = _describe_call(step)
-                _run_step(case, step, session, tree, result)
+                _run_step(case, step, session, tree, result, adapter.capabilities)
         except AdapterFault as exc:
             result.outcome = ERROR
             result.message = f"adapter fault in case {case.id}, call {call}: {exc}"
@@ -164,10 +165,16 @@ def _outside_changes(before: dict, after: dict, allowed=None) -> list[str]:
     return changed
 
 
-def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResult) -> None:
+def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResult, capabilities=frozenset()) -> None:
     values = tree.values
-    if "host" in step:
-        _host_action(substitute(step["host"], values), tree)
+    if "host" in step or "wait" in step:
+        if "host" in step:
+            _host_action(substitute(step["host"], values), tree)
+        else:
+            run_wait(substitute(step["wait"], {**values, **tree.captured}), session, tree, capabilities, judge)
+        problem = _check_after(step["after"], tree) if "after" in step else None
+        if problem:
+            raise StepFailure(f"step {step['id']!r} afterwards: {problem}")
         return
     # Args may use what earlier results matched ({{pid}} from a background start).
     args = substitute(step.get("args", {} if "tool" in step else []), {**values, **tree.captured})

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-import jsonschema
 import yaml
 
 from .placeholders import unknown_placeholders
 from .resources import data_path
+from .spec_cache import cached_load
 from .yaml_lines import load_with_lines
 
 DEFAULT_SPEC_DIR = data_path("spec")
@@ -124,11 +124,13 @@ class Spec:
 
 
 def _schema(name: str) -> jsonschema.Draft202012Validator:
+    import jsonschema  # here, not at the top: a cached load never needs it (60 ms to import)
     schema = json.loads((DEFAULT_SPEC_DIR / "schema" / name).read_text())
     return jsonschema.Draft202012Validator(schema)
 
 
 def _schema_for(spec_root: Path, name: str) -> jsonschema.Draft202012Validator:
+    import jsonschema
     path = spec_root / "schema" / name
     if not path.exists():
         return _schema(name)
@@ -165,13 +167,19 @@ def _schema_message(err: jsonschema.ValidationError) -> str:
         return f"unknown key: {err.message}"
     if err.validator == "oneOf" and err.context:
         # Name the closest alternative's complaint instead of jsonschema's generic text.
+        import jsonschema
         best = jsonschema.exceptions.best_match(err.context)
         return f"{err.message.split(' is not valid')[0][:60]} does not fit any allowed form ({best.message})"
     return err.message
 
 
 def load_spec(spec_root: Path | str | None = None) -> Spec:
+    """The spec under spec_root, loaded once per content (see spec_cache): callers share one Spec."""
     spec_root = Path(spec_root or DEFAULT_SPEC_DIR).resolve()
+    return cached_load(spec_root, DEFAULT_SPEC_DIR, _load_from_files)
+
+
+def _load_from_files(spec_root: Path) -> Spec:
     errors: list[SpecError] = []
 
     claims: dict[str, Claim] = {}

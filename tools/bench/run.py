@@ -26,6 +26,8 @@ REPO = HERE.parents[1]
 if str(REPO) not in sys.path:  # `python tools/bench/run.py` from anywhere
     sys.path.insert(0, str(REPO))
 
+from tools.bench import report as R  # noqa: E402
+from tools.bench import suite as S  # noqa: E402
 from tools.bench import workloads as W  # noqa: E402
 
 BRIDGE_MODULES = REPO / "tools" / "mastra-bridge" / "node_modules" / "@mastra" / "core"
@@ -43,7 +45,31 @@ VARIANTS = {
     "proto_e2e": ("wsref protocol e2e", "py", "reference-protocol", "e2e"),
     "up_e2e": ("mastra e2e", "py", "mastra", "e2e"),
     "floor": ("GNU grep", "floor", None, None),
+    "pyfloor": ("Python read floor", "pyfloor", None, None),
 }
+FLOORS = ("floor", "pyfloor")
+
+# What any grep in Python must do at least: list the tree, lstat and read every file, look for the
+# literal in its bytes (no decoding, no regex). Timed inside the process, as the "inside" variants.
+PY_FLOOR = """
+import os, sys, time
+t0 = time.perf_counter()
+n = 0
+for dirpath, dirnames, filenames in os.walk("."):
+    for name in filenames:
+        path = os.path.join(dirpath, name)
+        os.lstat(path)
+        with open(path, "rb") as fh:
+            n += b"ZEPHYR_NEEDLE_42" in fh.read()
+print(time.perf_counter() - t0, n)
+"""
+
+
+def run_py_floor(cwd: Path) -> dict:
+    proc = subprocess.run([sys.executable, "-c", PY_FLOOR], cwd=cwd, capture_output=True, text=True, timeout=600)
+    seconds, files = proc.stdout.split()
+    return {"ok": proc.returncode == 0, "seconds": float(seconds), "calls": 1, "errors": 0, "rss_peak_kb": None,
+            "rss_base_kb": None, "digest": None, "head": f"{files} files hold the literal", "first_error": None}
 UPSTREAM = {"up_in", "up_e2e"}
 
 
@@ -140,11 +166,13 @@ def timing_phase(wls, variants, base, home, scratch, rounds, quick, log):
         order = variants if r % 2 == 0 else list(reversed(variants))
         if quick:  # one process per variant holding every workload: seconds, not minutes
             for v in order:
-                todo = [wl for wl in wls if v != "floor" or wl.floor]
+                todo = [wl for wl in wls if v not in FLOORS or wl.floor]
                 for wl in todo:
                     W.reset_files(base, wl)
                 if v == "floor":
                     res = [run_floor(wl.floor, base / wl.tree) for wl in todo]
+                elif v == "pyfloor":
+                    res = [run_py_floor(base / wl.tree) for wl in todo]
                 else:
                     res = run_worker(VARIANTS[v][1], [job_for(wl, v, base, home) for wl in todo], scratch)
                 for wl, res_ in zip(todo, res):
@@ -152,11 +180,15 @@ def timing_phase(wls, variants, base, home, scratch, rounds, quick, log):
             continue
         for wl in wls:
             for v in order:
-                if v == "floor" and not wl.floor:
+                if v in FLOORS and not wl.floor:
                     continue
                 W.reset_files(base, wl)
-                res = (run_floor(wl.floor, base / wl.tree) if v == "floor"
-                       else run_worker(VARIANTS[v][1], [job_for(wl, v, base, home)], scratch)[0])
+                if v == "floor":
+                    res = run_floor(wl.floor, base / wl.tree)
+                elif v == "pyfloor":
+                    res = run_py_floor(base / wl.tree)
+                else:
+                    res = run_worker(VARIANTS[v][1], [job_for(wl, v, base, home)], scratch)[0]
                 record(samples, detail, wl, v, res, log)
         log(f"round {r + 1}/{rounds} done")
     return samples, detail
@@ -207,33 +239,6 @@ def memory_phase(base, home, scratch, info, variants, runs, quick, log):
                 "seconds": median([x["seconds"] for x in ok]),
             }
     return out
-
-
-SUITE_VARIANTS = [
-    ("reference", []), ("mastra", []), ("reference", ["-n", "2"]), ("mastra", ["-n", "2"]),
-]
-
-
-def suite_phase(rounds, upstream, log):
-    """The whole conformance suite, end to end, serial and with -n 2, in alternation."""
-    variants = [v for v in SUITE_VARIANTS if upstream or v[0] != "mastra"]
-    samples = {f"{a} {' '.join(x) or 'serial'}": [] for a, x in variants}
-    outcomes = {}
-    for r in range(rounds):
-        order = variants if r % 2 == 0 else list(reversed(variants))
-        for adapter, extra in order:
-            key = f"{adapter} {' '.join(extra) or 'serial'}"
-            argv = [sys.executable, "-m", "pytest", "spec/cases", "-q", "-p", "no:cacheprovider",
-                    "--wsconf-adapter", adapter, *extra]
-            t0 = time.perf_counter()
-            proc = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=1800)
-            seconds = time.perf_counter() - t0
-            last = [ln for ln in proc.stdout.splitlines() if ln.strip()][-1:] or ["?"]
-            outcomes[key] = last[0]
-            samples[key].append(seconds)
-            log(f"  suite {key}: {seconds:.1f} s ({last[0]})")
-        log(f"suite round {r + 1}/{rounds} done")
-    return samples, outcomes
 
 
 # -- report ----------------------------------------------------------------------------------------
@@ -292,7 +297,7 @@ def render(wls, variants, samples, detail, memory, suite, suite_outcomes, info, 
             ok = [x for x in d.get(v, []) if x.get("ok")]
             return median([x.get("rss_peak_kb") for x in ok])
         digests = {v: {x.get("digest") for x in d.get(v, []) if x.get("ok") and x.get("digest")}
-                   for v in variants if v != "floor"}
+                   for v in variants if v not in FLOORS}
         flat = set().union(*digests.values()) if digests else set()
         same = "yes" if len(flat) == 1 else ("—" if not flat else "NO")
         row = [wl.title, fmt_s(med.get("ref_in")), fmt_s(med.get("up_in")), fmt_ratio(r_in), fmt_s(med.get("ref_e2e")),
@@ -391,12 +396,22 @@ def rerender(path: Path, args) -> int:
     for key, value in data["memory"].items():
         name, v, traced = key.split("|")
         memory[(name, v, traced == "True")] = value
-    text, _ = render(wls, variants, data["samples"], data["detail"], memory, data["suite"], data["suite_outcomes"],
-                     data["info"], args, data["machine"])
+    text, _ = render(wls, variants, data["samples"], data["detail"], memory, {}, {}, data["info"], args,
+                     data["machine"])
     print(text)
     if args.markdown:
         Path(args.markdown).write_text(text + "\n")
+    if args.write:
+        Path(args.write).write_text(R.document(data, text, ".venv/bin/" + data.get("command", "python -m tools.bench"))
+                                    + "\n")
     return 0
+
+
+def _load() -> str:
+    try:
+        return " ".join(open("/proc/loadavg").read().split()[:3])
+    except OSError:
+        return "?"
 
 
 def main(argv=None) -> int:
@@ -411,6 +426,8 @@ def main(argv=None) -> int:
     ap.add_argument("--suite", action="store_true", help="run the conformance-suite timings even with --quick/--only")
     ap.add_argument("--no-suite", action="store_true", help="skip the conformance-suite timings")
     ap.add_argument("--suite-rounds", type=int, default=3, help="rounds of the four suite runs (default 3)")
+    ap.add_argument("--no-test-command", action="store_true", help="skip timing the project's test command")
+    ap.add_argument("--write", help="write the whole document (BENCHMARKS.md) here")
     ap.add_argument("--seed", type=int, default=W.SEED)
     ap.add_argument("--workdir", help="generate the workloads here (default: a temporary directory, removed after)")
     ap.add_argument("--json", help="also write the raw samples to this file")
@@ -428,7 +445,7 @@ def main(argv=None) -> int:
     upstream = not args.no_upstream and missing is None
     if not args.no_upstream and missing:
         log(f"wsconf bench: the upstream part is skipped: {missing}")
-    variants = ["ref_in", "up_in", "ref_e2e", "proto_e2e", "up_e2e", "floor"]
+    variants = ["ref_in", "up_in", "ref_e2e", "proto_e2e", "up_e2e", "floor", "pyfloor"]
     if not upstream:
         variants = [v for v in variants if v not in UPSTREAM]
     if args.no_e2e:
@@ -436,6 +453,7 @@ def main(argv=None) -> int:
     if shutil.which("grep") is None:
         variants.remove("floor")
 
+    load_before = _load()
     scale = W.QUICK if args.quick else W.FULL
     created = args.workdir is None
     work = Path(args.workdir or tempfile.mkdtemp(prefix="wsconf-bench-"))
@@ -454,17 +472,25 @@ def main(argv=None) -> int:
         memory = {} if args.no_memory or (only and "memory" not in only and "read" not in only) else \
             memory_phase(base, home, scratch, info, variants, 1 if args.quick else min(args.rounds, 3), args.quick, log)
         run_suite = args.suite or not (args.no_suite or args.quick or only)
-        suite, outcomes = suite_phase(args.suite_rounds, upstream, log) if run_suite else ({}, {})
+        full = not (args.quick or only)
+        suite = S.suite_phase(args.suite_rounds, upstream, log) if run_suite else {}
+        spec_loading = S.spec_loading(args.rounds) if full else {}
+        tests = S.test_command(log) if full and not args.no_test_command else None
         mach = machine()
-        text, targets = render(wls, variants, samples, detail, memory, suite, outcomes, info, args, mach)
+        text, targets = render(wls, variants, samples, detail, memory, {}, {}, info, args, mach)
         print(text)
         if args.markdown:
             Path(args.markdown).write_text(text + "\n")
-        if args.json:
-            Path(args.json).write_text(json.dumps({
-                "machine": mach, "info": info, "rounds": args.rounds, "quick": args.quick, "samples": samples,
+        data = {"machine": mach, "info": info, "rounds": args.rounds, "quick": args.quick, "samples": samples,
                 "detail": detail, "memory": {"|".join(map(str, k)): v for k, v in memory.items()},
-                "suite": suite, "suite_outcomes": outcomes, "targets": targets}, indent=1, default=str))
+                "suite": suite, "suite_outcomes": {}, "targets": targets, "spec_loading": spec_loading,
+                "test_command": tests, "load_before": load_before, "load_after": _load(),
+                "command": " ".join(["python -m tools.bench", *(argv if argv is not None else sys.argv[1:])])}
+        if args.write:
+            Path(args.write).write_text(R.document(data, text, ".venv/bin/" + data["command"]) + "\n")
+            log(f"wrote {args.write}")
+        if args.json:
+            Path(args.json).write_text(json.dumps(data, indent=1, default=str))
         faults = [wl.name for wl in wls for v in variants for x in detail[wl.name].get(v, []) if not x.get("ok")]
         return 1 if faults else 0
     finally:

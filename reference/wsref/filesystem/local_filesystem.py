@@ -273,6 +273,11 @@ class LocalFilesystem:
         except OSError as exc:
             raise NodeSystemError(_errcode(exc), "open", absolute) from None
 
+    def contained_reader(self) -> "ContainedReader":
+        """For grep, which reads every text file of the directories it walked: read_file's bytes
+        with containment decided once per directory (see ContainedReader)."""
+        return ContainedReader(self)
+
     def stat(self, input_path: str) -> FileStat:
         absolute = self._checked(input_path)
         try:
@@ -311,15 +316,19 @@ class LocalFilesystem:
                 if not os.path.exists(absolute):  # a dangling link is a missing directory
                     raise FileNotFoundError
                 raise NotDirectoryError(input_path)
-            names = sorted(os.listdir(absolute), key=os.fsencode)  # libuv's scandir sorts by name bytes
+            with os.scandir(absolute) as listing:
+                # libuv's scandir sorts by name bytes; the entries' types come with the listing
+                entries = sorted(listing, key=lambda e: os.fsencode(e.name))
         except FileNotFoundError:
             raise DirectoryNotFoundError(input_path) from None
         result = []
         exts = None if extension is None else (extension if isinstance(extension, list) else [extension])
-        for name in names:
-            entry_path = nodepath.join(absolute, name)
-            is_link = os.path.islink(entry_path)
-            if exts is not None and os.path.isfile(entry_path) and not is_link:
+        prefix = absolute if absolute.endswith("/") else absolute + "/"  # nodepath.join of a plain name
+        for item in entries:
+            name = item.name
+            entry_path = prefix + name
+            is_link = item.is_symlink()
+            if exts is not None and not is_link and item.is_file(follow_symlinks=False):
                 ext = nodepath.extname(name)
                 if not any(e == ext or e == ext[1:] for e in exts):
                     continue
@@ -331,14 +340,14 @@ class LocalFilesystem:
                 except OSError:
                     kind = "file"
             else:
-                kind = "directory" if os.path.isdir(entry_path) else "file"
+                kind = "directory" if item.is_dir(follow_symlinks=False) else "file"
             entry = {"name": name, "type": kind}
             if is_link:
                 entry["isSymlink"] = True
                 entry["symlinkTarget"] = target
             if kind == "file" and not is_link:
                 try:
-                    entry["size"] = os.stat(entry_path).st_size
+                    entry["size"] = item.stat(follow_symlinks=False).st_size
                 except OSError:
                     pass
             result.append(entry)
@@ -551,6 +560,68 @@ class LocalFilesystem:
             if getattr(exc, "code", None) == "ENOENT":
                 raise FileNotFoundError_(src) from None
             raise
+
+
+_UNSET = object()
+
+
+class ContainedReader:
+    """read(directory, name): the bytes read_file(join(directory, name)) would read, or None where
+    read_file itself must decide (it then gives its own answer or error).
+
+    read_file checks every path lexically against the roots and then through realpath. For the
+    files of one directory both checks come down to the directory's: its absolute and real paths
+    are worked out once, and each file costs two string tests and one lstat, which sends a symbolic
+    link (whose target could be anywhere) or anything but a regular file to read_file."""
+
+    def __init__(self, fs: LocalFilesystem):
+        self.fs = fs
+        self.roots = [r if r.endswith("/") else r + "/" for r in [fs.basePath, *fs.allowedPaths]]
+        self.real_roots: list[str] | None = []
+        for root in [fs.basePath, *fs.allowedPaths]:
+            try:
+                self.real_roots.append(os.path.realpath(root, strict=True))
+            except FileNotFoundError:
+                continue
+            except OSError:
+                self.real_roots = None  # read_file's own error: let it raise it
+                break
+        self.dirs: dict[str, tuple[str, str] | None] = {}
+
+    def _directory(self, directory: str):
+        """(absolute prefix of its files, real prefix of its files), or None."""
+        probe = resolve_to_base_path(self.fs.basePath, (f"{directory}probe" if directory.endswith("/")
+                                                        else f"{directory}/probe"))
+        if not probe.endswith("/probe") or self.real_roots is None:
+            return None
+        prefix = probe[:-len("probe")]
+        try:
+            real = os.path.realpath(prefix, strict=True)
+        except OSError:
+            return None
+        return prefix, (real if real.endswith("/") else real + "/")
+
+    def read(self, directory: str, name: str) -> bytes | None:
+        found = self.dirs.get(directory, _UNSET)
+        if found is _UNSET:
+            found = self.dirs[directory] = self._directory(directory)
+        if found is None:
+            return None
+        prefix, real_prefix = found
+        absolute = prefix + name
+        if self.fs.contained:
+            if not any(absolute.startswith(r) and not absolute[len(r):].startswith("..") for r in self.roots):
+                return None  # read_file's lexical test (which takes a name like "..x" as outside)
+            target = real_prefix + name
+            if not any(target == r or target.startswith(r + "/") for r in self.real_roots):
+                return None
+        try:
+            if not stat_mod.S_ISREG(os.lstat(absolute).st_mode):
+                return None
+            with open(absolute, "rb") as fh:
+                return fh.read()
+        except OSError:
+            return None
 
 
 def _node_copyfile(src_abs: str, dest_abs: str, exclusive: bool) -> None:

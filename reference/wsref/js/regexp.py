@@ -43,7 +43,7 @@ the speed of either engine on pathological patterns.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
 from .regexp_casefold import groups as _casefold_groups
@@ -92,7 +92,7 @@ def to_units(text: str) -> str:
 
 def from_units(units: str) -> str:
     """Back to a Python string: adjacent surrogate pairs merge, lone surrogates stay."""
-    if not any(0xD800 <= ord(c) <= 0xDFFF for c in units):
+    if units.isascii() or not any(0xD800 <= ord(c) <= 0xDFFF for c in units):
         return units
     return units.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
@@ -133,20 +133,25 @@ def _fold_tables():
 
 def _case_close(ranges) -> list[tuple[int, int]]:
     """Every unit some member of the set is case-equivalent to (V8's non-unicode /i)."""
-    ranges = _normalize(ranges)
-    if ranges == [(0, 0xFFFF)]:
+    return list(_case_close_cached(tuple(_normalize(ranges))))
+
+
+@lru_cache(maxsize=4096)
+def _case_close_cached(ranges: tuple) -> tuple:
+    if ranges == ((0, 0xFFFF),):
         return ranges
-    starts = [lo for lo, _ in ranges]
-
-    def member(u: int) -> bool:
-        i = bisect_right(starts, u) - 1
-        return i >= 0 and ranges[i][1] >= u
-
+    units, by_unit = _fold_index()
     extra = []
-    for group in _fold_tables()[0]:
-        if any(member(m) for m in group):
-            extra.extend((m, m) for m in group)
-    return _normalize(ranges + extra) if extra else ranges
+    for lo, hi in ranges:  # the folding units inside each range bring their whole group
+        for u in units[bisect_left(units, lo):bisect_right(units, hi)]:
+            extra.extend((m, m) for m in by_unit[u])
+    return tuple(_normalize(list(ranges) + extra)) if extra else ranges
+
+
+@lru_cache(maxsize=1)
+def _fold_index():
+    by_unit = _fold_tables()[1]
+    return sorted(by_unit), by_unit
 
 
 def _class_source(ranges) -> str:
@@ -766,9 +771,10 @@ _MAX_LOOKBEHIND_VARIANTS = 256
 
 
 class _Emitter:
-    def __init__(self, ignore_case: bool, capture_count: int):
+    def __init__(self, ignore_case: bool, capture_count: int, multiline: bool = False):
         self.ignore_case = ignore_case
         self.capture_count = capture_count
+        self.multiline = multiline  # ^ and $ at every line's edges, for a search over a whole text
         self.opened: set[int] = set()
 
     def emit(self, node) -> str:
@@ -806,13 +812,16 @@ class _Emitter:
                 ref = f"(?i:{ref})"
             return f"(?(g{index}){ref}|)"
         if kind == "assert":
+            if self.multiline and node[1] in "^$":
+                return "(?m:" + node[1] + ")"  # Python's multiline ^/$: after/before any "\n"
             return {
                 "^": r"\A",
                 "$": r"\Z",
                 # Python's ASCII-scoped \b uses JavaScript's word class [0-9A-Z_a-z], and is far
                 # faster than spelling the boundary out with lookarounds.
                 "b": r"(?a:\b)",
-                "B": r"(?a:\B)",
+                # Python's \B never matches in an empty string; JavaScript's does (an empty line).
+                "B": r"(?:(?a:\B)|\A\Z)",
             }[node[1]]
         if kind == "look":
             _, behind, negative, body = node
@@ -1161,9 +1170,13 @@ class JSRegExp:
     (python_source None, fallback_reason saying why)."""
 
     def __init__(self, pattern: str, flags: str, python_source: str | None, spec=None,
-                 fallback_reason: str | None = None, prefilter: str | None = None):
+                 fallback_reason: str | None = None, prefilter: str | None = None,
+                 tree=None, capture_count: int = 0):
         self.source = pattern
         self.flags = flags
+        self.tree = tree                  # the parsed pattern (regexp_lines reads it)
+        self.capture_count = capture_count
+        self.ignore_case = "i" in flags
         self.python_source = python_source
         self.fallback_reason = fallback_reason
         self._re = re.compile(python_source, re.DOTALL) if python_source is not None else None
@@ -1193,12 +1206,13 @@ def compile_js(pattern: str, flags: str = "g") -> JSRegExp:
             raise UnsupportedPattern("a back reference under /i (Python folds case differently)")
         source = _Emitter(ignore_case, parser.captures_started).emit(tree)
         try:
-            return JSRegExp(pattern, flags, source)
+            return JSRegExp(pattern, flags, source, tree=tree, capture_count=parser.captures_started)
         except (re.error, OverflowError, RecursionError) as exc:
             raise UnsupportedPattern(f"Python's re cannot compile the translation ({exc})") from None
     except UnsupportedPattern as exc:
         spec = _SpecMatcher(tree, ignore_case, parser.captures_started)
-        return JSRegExp(pattern, flags, None, spec, exc.reason, _prefilter_source(tree, ignore_case))
+        return JSRegExp(pattern, flags, None, spec, exc.reason, _prefilter_source(tree, ignore_case),
+                        tree=tree, capture_count=parser.captures_started)
 
 
 def _prefilter_source(tree, ignore_case: bool) -> str | None:

@@ -28,6 +28,7 @@ export const capabilities = [
   'allowed_paths',
   'sandbox',
   'processes',
+  'host_processes', // LocalSandbox runs its processes here, as children of this bridge
   'tool_config',
   'tool_hooks',
   'lifecycle',
