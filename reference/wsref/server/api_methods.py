@@ -1,4 +1,4 @@
-"""The `workspace` step's `sandbox.*` dotted paths beyond status/provider/setEnv (LocalSandbox as an API).
+"""The `workspace` step's dotted paths of the upstream tests: LocalSandbox as an API (`sandbox.*`) and getPathContext.
 
 Each maps an upstream name (`sandbox.executeCommand`, `sandbox.processes.list` ...) to the wsref call,
 as `WORKSPACE_METHODS` in `protocol.py` does for the Workspace: the bridge reaches the same members
@@ -21,7 +21,9 @@ def _without_undefined(value):
     return value
 
 
-SANDBOX_METHODS = {
+API_METHODS = {
+    "getPathContext": lambda s: s.workspace.get_path_context(),
+    "lsp": lambda s: None,  # no `lsp` option through the protocol: undefined
     "sandbox.id": lambda s: _sandbox(s).id,
     "sandbox.name": lambda s: _sandbox(s).name,
     "sandbox.isolation": lambda s: _sandbox(s).isolation,
