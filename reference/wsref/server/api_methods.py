@@ -23,7 +23,8 @@ def _without_undefined(value):
 
 API_METHODS = {
     "getPathContext": lambda s: s.workspace.get_path_context(),
-    "lsp": lambda s: None,  # no `lsp` option through the protocol: undefined
+    "lsp": lambda s: None,
+    "skills.registerLocationAlias": lambda s, location, path: s.workspace.skills.register_location_alias(location, path),  # no `lsp` option through the protocol: undefined
     "sandbox.id": lambda s: _sandbox(s).id,
     "sandbox.name": lambda s: _sandbox(s).name,
     "sandbox.isolation": lambda s: _sandbox(s).isolation,

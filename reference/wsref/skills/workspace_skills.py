@@ -93,6 +93,7 @@ class WorkspaceSkills:
         self.assert_available = assert_available
         self.skills: dict[str, list[dict]] = {}
         self.initialized = False
+        self._location_aliases: dict[str, str] = {}  # registerLocationAlias: location -> skill path
 
     # discovery
 
@@ -321,13 +322,26 @@ class WorkspaceSkills:
                                               "user-invocable", "metadata")})
         return out
 
+    def _by_alias(self, location: str):
+        """A registered location alias, tried last so canonical names and paths win."""
+        target = self._location_aliases.get(location) or self._location_aliases.get(
+            re.sub(r"/SKILL\.md$", "", location))
+        return self._by_path(target) if target else None
+
+    def register_location_alias(self, location: str, skill_path: str) -> None:
+        """`registerLocationAlias`: the location, and its /SKILL.md-stripped form, resolve to the skill."""
+        self._location_aliases[location] = skill_path
+        normalized = re.sub(r"/SKILL\.md$", "", location)
+        if normalized != location:
+            self._location_aliases[normalized] = skill_path
+
     def get(self, name: str):
         self._ensure()
-        return self._resolve(name)
+        return self._resolve(name) or self._by_alias(name)
 
     def has(self, name: str) -> bool:
         self._ensure()
-        return self._resolve(name) is not None
+        return (self._resolve(name) or self._by_alias(name)) is not None
 
     def maybe_refresh(self) -> None:
         self._ensure()  # within the 30 s cooldown after discovery, nothing is re-walked
