@@ -24,6 +24,8 @@ def _without_undefined(value):
 API_METHODS = {
     "getPathContext": lambda s: s.workspace.get_path_context(),
     "lsp": lambda s: None,
+    "skills.addSkill": lambda s, path: s.workspace.skills.add_skill(path),
+    "skills.removeSkill": lambda s, name: s.workspace.skills.remove_skill(name),
     "skills.registerLocationAlias": lambda s, location, path: s.workspace.skills.register_location_alias(location, path),  # no `lsp` option through the protocol: undefined
     "sandbox.id": lambda s: _sandbox(s).id,
     "sandbox.name": lambda s: _sandbox(s).name,

@@ -343,6 +343,45 @@ class WorkspaceSkills:
         self._ensure()
         return (self._resolve(name) or self._by_alias(name)) is not None
 
+    def add_skill(self, skill_path: str) -> None:
+        """`addSkill`: parse one skill (its folder or its SKILL.md) into the cache and the index; a skill
+        already cached at that path is replaced (its old index entries removed first)."""
+        self._ensure()
+        if _is_skill_file(skill_path):
+            skill_file = skill_path
+            dir_name = (_segments(_parent(skill_path)) or ["unknown"])[-1] or "unknown"
+        else:
+            skill_file = _join(skill_path, "SKILL.md")
+            dir_name = (_segments(skill_path) or ["unknown"])[-1] or "unknown"
+        source = _source_of(skill_path)  # inferSource: the configured path the skill is under, else its own
+        for rp in self._resolved_paths():
+            if skill_path == rp or skill_path.startswith(rp + "/"):
+                source = _source_of(rp)
+                break
+        skill = self._parse(skill_file, dir_name, source)
+        candidates = self.skills.setdefault(skill["name"], [])
+        for i, s in enumerate(candidates):
+            if s["path"] == skill["path"]:
+                self._unindex(s)
+                candidates[i] = skill
+                break
+        else:
+            candidates.append(skill)
+        self._index(skill)
+
+    def remove_skill(self, name: str) -> None:
+        """`removeSkill`: by name (the tie-break winner), else by path; unknown is a no-op."""
+        self._ensure()
+        skill = self._by_name(name) or self._by_path(name)
+        if skill is None:
+            return
+        self._unindex(skill)
+        candidates = self.skills.get(skill["name"])
+        if candidates:
+            candidates[:] = [s for s in candidates if s["path"] != skill["path"]]
+            if not candidates:
+                del self.skills[skill["name"]]
+
     def maybe_refresh(self) -> None:
         self._ensure()  # within the 30 s cooldown after discovery, nothing is re-walked
 
