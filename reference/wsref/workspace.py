@@ -413,6 +413,21 @@ class Workspace(ProviderAccess):
             info["sandbox"] = {"provider": "dynamic", "status": "pending"}
         return info
 
+    def get_path_context(self) -> dict:
+        """`getPathContext()`: each provider's kind and root, and their instructions joined by a space
+        (filesystem first); a missing provider's key is undefined (left out)."""
+        fs, sb = self.filesystem, self.sandbox
+        parts = [fs.get_instructions() if fs is not None and hasattr(fs, "get_instructions") else None,
+                 sb.get_instructions() if sb is not None and hasattr(sb, "get_instructions") else None]
+        context = {}
+        if fs is not None:
+            context["filesystem"] = _defined({"provider": fs.provider, "basePath": getattr(fs, "basePath", None)})
+        if sb is not None:
+            context["sandbox"] = _defined({"provider": sb.provider,
+                                           "workingDirectory": getattr(sb, "working_directory", None)})
+        context["instructions"] = " ".join(p for p in parts if p)
+        return context
+
     def _all_files(self, fs, directory: str, depth: int, max_depth: int) -> list[str]:
         if depth >= max_depth:
             return []

@@ -24,6 +24,12 @@ class JsTypeError(JsError):
     js_name = "TypeError"
 
 
+class JsRangeError(JsError):
+    """A RangeError (a number out of its allowed range, e.g. maxRetainedBytes -1)."""
+
+    js_name = "RangeError"
+
+
 class NodeSystemError(Exception):
     """An error Node's fs layer would throw as is: `ENOTDIR: not a directory, stat '/x/a.txt/'`."""
 

@@ -13,7 +13,7 @@ import threading
 
 from ..js import execa as execa_errors
 from .errors import SpawnError
-from .process_manager.process_handle import DEFAULT_MAX_RETAINED_BYTES, ProcessHandle
+from .process_manager.process_handle import DEFAULT_MAX_RETAINED_BYTES, ProcessHandle, validate_max_retained_bytes
 
 
 class LocalProcessManager:
@@ -40,6 +40,7 @@ class LocalProcessManager:
     def spawn(self, command: str, cwd: str | None = None, timeout_ms: float | None = None,
               env: dict | None = None, max_retained: float = DEFAULT_MAX_RETAINED_BYTES,
               on_stdout=None, on_stderr=None) -> ProcessHandle:
+        validate_max_retained_bytes(max_retained)  # before the sandbox starts
         self.sandbox.ensure_running()
         overlay = self.sandbox.get_env()
         if overlay:
@@ -75,7 +76,9 @@ class LocalProcessManager:
         self.sandbox.ensure_running()
         with self._lock:
             handles = list(self._tracked.values())
-        return [{"pid": h.pid, "running": h.exit_code is None, "exitCode": h.exit_code} for h in handles]
+        # exitCode is undefined while running: left out, as JSON leaves it out
+        return [{"pid": h.pid, "running": h.exit_code is None, **({} if h.exit_code is None else {"exitCode": h.exit_code})}
+                for h in handles]
 
     def get(self, pid: str) -> ProcessHandle | None:
         self.sandbox.ensure_running()

@@ -7,16 +7,20 @@ runtime overlay (`set_env`), nothing else.
 """
 from __future__ import annotations
 
+import datetime
 import os
+import platform
 import random
 import string
 import sys
 import time
 
+from ..js.errors import JsError, NodeSystemError
 from ..js.strings import js_string
 from .errors import IsolationUnavailableError, SandboxNotReadyError
 from .local_process_manager import LocalProcessManager
 from .native_sandbox import detect_isolation, is_isolation_available, wrap_command
+from .utils import shell_quote
 
 _UNDEFINED = object()
 
@@ -36,13 +40,18 @@ def _base36(n: int) -> str:
     return out or "0"
 
 
+def _chunk_callback(fn):
+    """executeCommand's onStdout/onStderr get the chunk only (the handle's listeners drop the pid)."""
+    return None if fn is None else (lambda data, _pid: fn(data))
+
+
 class LocalSandbox:
     name = "LocalSandbox"
     provider = "local"
 
     def __init__(self, workingDirectory: str | None = None, env: dict | None = None, isolation: str | None = None,
                  nativeSandbox: dict | None = None, id: str | None = None, timeout: float | None = None,
-                 instructions=None, **_ignored):
+                 instructions=None, onStart=None, onStop=None, onDestroy=None, **_ignored):
         requested = isolation if isolation is not None else "none"
         if requested == "seatbelt" and sys.platform == "win32":
             raise IsolationUnavailableError("seatbelt", "Seatbelt isolation is only supported on macOS, not Windows.")
@@ -62,6 +71,8 @@ class LocalSandbox:
         self.native_config = native
         self.timeout = timeout               # documented, never read (as upstream)
         self.instructions = instructions
+        self._on_start, self._on_stop, self._on_destroy = onStart, onStop, onDestroy  # MastraSandbox's hooks
+        self._created_at = datetime.datetime.now(datetime.timezone.utc)
         self.processes = LocalProcessManager(self)
 
     # -- environment ---------------------------------------------------------------------------
@@ -84,18 +95,58 @@ class LocalSandbox:
 
     # -- lifecycle -----------------------------------------------------------------------------
 
-    def start(self) -> None:
+    def start(self) -> dict:
+        """`_start` with LocalSandbox's acquisition: an existing working directory is found
+        (`connected`), a missing one is created (`created`); then the onStart hook, whose failure is
+        fatal. Nothing latches: a failed start can be retried."""
         if self.status == "running":
-            return
+            return {"outcome": "connected"}
         if self.status == "destroyed":
             raise Exception("Cannot start a destroyed sandbox")
         self.status = "starting"
         try:
-            os.makedirs(self.working_directory, exist_ok=True)
+            outcome = "connected" if self._find() else "created"
+            os.makedirs(self.working_directory, exist_ok=True)  # _prepareWorkspace, both branches
         except Exception:
             self.status = "error"
             raise
-        self.status = "running"
+        self.status = "running"  # before the hook: a hook may run commands
+        if self._on_start is not None:
+            try:
+                self._on_start({"sandbox": self, "outcome": outcome})
+            except Exception as exc:
+                self.status = "error"
+                message = getattr(exc, "message", None) or str(exc)
+                raise JsError(f"Sandbox '{self.id}' onStart hook failed: {message}") from exc
+        return {"outcome": outcome}
+
+    def _find(self) -> bool:
+        """`find()`: the working directory exists; ENOENT means none; any other stat error throws."""
+        try:
+            os.stat(self.working_directory)
+            return True
+        except FileNotFoundError:
+            return False
+        except OSError as exc:
+            raise NodeSystemError.from_oserror(exc, "stat", self.working_directory) from None
+
+    def is_ready(self) -> bool:
+        """`isReady()` (deprecated upstream): status is running."""
+        return self.status == "running"
+
+    def get_info(self) -> dict:
+        metadata = {"workingDirectory": self.working_directory, "platform": sys.platform,
+                    # process.version upstream: the version of the runtime running the sandbox
+                    "nodeVersion": "v" + platform.python_version(), "isolation": self.isolation}
+        if self.isolation != "none":
+            metadata["isolationConfig"] = {"allowNetwork": self.native_config.get("allowNetwork", False),
+                                           "readOnlyPaths": self.native_config["readOnlyPaths"],
+                                           "readWritePaths": self.native_config["readWritePaths"]}
+        return {"id": self.id, "name": self.name, "provider": self.provider, "status": self.status,
+                "createdAt": self._created_at,
+                "resources": {"memoryMB": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1048576),
+                              "cpuCores": os.cpu_count()},
+                "metadata": metadata}
 
     def ensure_running(self) -> None:
         if self.status == "destroyed":
@@ -111,7 +162,13 @@ class LocalSandbox:
         if self.status == "stopped":
             return
         self.status = "stopping"
-        self.processes.kill_all()
+        try:
+            if self._on_stop is not None:
+                self._on_stop({"sandbox": self})
+            self.processes.kill_all()
+        except Exception:
+            self.status = "error"
+            raise
         self.status = "stopped"
 
     def destroy(self) -> None:
@@ -121,17 +178,32 @@ class LocalSandbox:
             self.status = "destroyed"
             return
         self.status = "destroying"
-        self.processes.kill_all()
+        try:
+            if self._on_destroy is not None:
+                self._on_destroy({"sandbox": self})
+            self.processes.kill_all()
+        except Exception:
+            self.status = "error"
+            raise
         self.status = "destroyed"
 
     # -- commands ------------------------------------------------------------------------------
 
-    def execute_command(self, command: str, timeout_ms: float | None = None, cwd: str | None = None) -> dict:
-        """Spawn, wait, forget (the default executeCommand of a sandbox with a process manager)."""
-        handle = self.processes.spawn(command, cwd=cwd, timeout_ms=timeout_ms, max_retained=float("inf"))
+    def execute_command(self, command: str, args: list | None = None, options: dict | None = None, *,
+                        timeout_ms: float | None = None, cwd: str | None = None) -> dict:
+        """Spawn, wait, forget (MastraSandbox's built-in executeCommand): `args` are shell-quoted
+        onto the command; output is retained whole unless `options.maxRetainedBytes` says otherwise."""
+        options = dict(options or {})
+        full = f"{command} {' '.join(shell_quote(a) for a in args)}" if args else command
+        retained = options.get("maxRetainedBytes")
+        handle = self.processes.spawn(
+            full, cwd=cwd if cwd is not None else options.get("cwd"),
+            timeout_ms=timeout_ms if timeout_ms is not None else options.get("timeout"), env=options.get("env"),
+            max_retained=float("inf") if retained is None else retained,
+            on_stdout=_chunk_callback(options.get("onStdout")), on_stderr=_chunk_callback(options.get("onStderr")))
         try:
             result = handle.wait()
-            return {**result, "command": command}
+            return {**result, "command": full}
         finally:
             self.processes.release(handle.pid)
 

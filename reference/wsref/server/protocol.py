@@ -8,6 +8,7 @@ import os
 
 from .. import __version__
 from ..errors import js_name
+from .api_methods import API_METHODS
 from ..filesystem.local_filesystem import LocalFilesystem
 from ..sandbox import LocalSandbox
 from ..sandbox.native_sandbox import is_bwrap_available
@@ -273,6 +274,7 @@ WORKSPACE_METHODS = {
     "sandbox.getInstructions": lambda s: _sandbox(s).get_instructions(),
     "sandbox.setEnv": lambda s, update: _sandbox(s).set_env(update),
 }
+WORKSPACE_METHODS.update(API_METHODS)  # LocalSandbox as an API: server/api_methods.py
 
 
 _tool_calls = iter(range(1, 1 << 62))

@@ -93,6 +93,7 @@ class WorkspaceSkills:
         self.assert_available = assert_available
         self.skills: dict[str, list[dict]] = {}
         self.initialized = False
+        self._location_aliases: dict[str, str] = {}  # registerLocationAlias: location -> skill path
 
     # discovery
 
@@ -321,13 +322,65 @@ class WorkspaceSkills:
                                               "user-invocable", "metadata")})
         return out
 
+    def _by_alias(self, location: str):
+        """A registered location alias, tried last so canonical names and paths win."""
+        target = self._location_aliases.get(location) or self._location_aliases.get(
+            re.sub(r"/SKILL\.md$", "", location))
+        return self._by_path(target) if target else None
+
+    def register_location_alias(self, location: str, skill_path: str) -> None:
+        """`registerLocationAlias`: the location, and its /SKILL.md-stripped form, resolve to the skill."""
+        self._location_aliases[location] = skill_path
+        normalized = re.sub(r"/SKILL\.md$", "", location)
+        if normalized != location:
+            self._location_aliases[normalized] = skill_path
+
     def get(self, name: str):
         self._ensure()
-        return self._resolve(name)
+        return self._resolve(name) or self._by_alias(name)
 
     def has(self, name: str) -> bool:
         self._ensure()
-        return self._resolve(name) is not None
+        return (self._resolve(name) or self._by_alias(name)) is not None
+
+    def add_skill(self, skill_path: str) -> None:
+        """`addSkill`: parse one skill (its folder or its SKILL.md) into the cache and the index; a skill
+        already cached at that path is replaced (its old index entries removed first)."""
+        self._ensure()
+        if _is_skill_file(skill_path):
+            skill_file = skill_path
+            dir_name = (_segments(_parent(skill_path)) or ["unknown"])[-1] or "unknown"
+        else:
+            skill_file = _join(skill_path, "SKILL.md")
+            dir_name = (_segments(skill_path) or ["unknown"])[-1] or "unknown"
+        source = _source_of(skill_path)  # inferSource: the configured path the skill is under, else its own
+        for rp in self._resolved_paths():
+            if skill_path == rp or skill_path.startswith(rp + "/"):
+                source = _source_of(rp)
+                break
+        skill = self._parse(skill_file, dir_name, source)
+        candidates = self.skills.setdefault(skill["name"], [])
+        for i, s in enumerate(candidates):
+            if s["path"] == skill["path"]:
+                self._unindex(s)
+                candidates[i] = skill
+                break
+        else:
+            candidates.append(skill)
+        self._index(skill)
+
+    def remove_skill(self, name: str) -> None:
+        """`removeSkill`: by name (the tie-break winner), else by path; unknown is a no-op."""
+        self._ensure()
+        skill = self._by_name(name) or self._by_path(name)
+        if skill is None:
+            return
+        self._unindex(skill)
+        candidates = self.skills.get(skill["name"])
+        if candidates:
+            candidates[:] = [s for s in candidates if s["path"] != skill["path"]]
+            if not candidates:
+                del self.skills[skill["name"]]
 
     def maybe_refresh(self) -> None:
         self._ensure()  # within the 30 s cooldown after discovery, nothing is re-walked

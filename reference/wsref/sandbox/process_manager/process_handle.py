@@ -13,12 +13,23 @@ import subprocess
 import threading
 import time
 
+from ...js.errors import JsRangeError
 from ...js.strings import js_number
 
 DEFAULT_MAX_RETAINED_BYTES = 1024 * 1024
 
 
 TIMEOUT_MAX = 2 ** 31 - 1   # setTimeout's limit; anything outside [1, TIMEOUT_MAX] fires after 1 ms
+
+
+def validate_max_retained_bytes(value) -> float:
+    """`validateMaxRetainedProcessOutputBytes`: a non-negative integer, or Infinity."""
+    if value == float("inf"):
+        return value
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value < 0 \
+            or int(value) != value:
+        raise JsRangeError("maxRetainedBytes must be a non-negative integer or Infinity")
+    return value
 
 
 def _utf8_len(ch: str) -> int:
@@ -67,6 +78,7 @@ class ProcessHandle:
         self.command = command
         self.exit_code: int | None = None
         self.started = time.monotonic()
+        validate_max_retained_bytes(max_retained)
         self._stdout = RetainedOutput(max_retained)
         self._stderr = RetainedOutput(max_retained)
         self._lock = threading.Lock()

@@ -1,0 +1,46 @@
+"""The `workspace` step's dotted paths of the upstream tests: LocalSandbox as an API (`sandbox.*`) and getPathContext.
+
+Each maps an upstream name (`sandbox.executeCommand`, `sandbox.processes.list` ...) to the wsref call,
+as `WORKSPACE_METHODS` in `protocol.py` does for the Workspace: the bridge reaches the same members
+of the real LocalSandbox through the dotted path itself.
+"""
+from __future__ import annotations
+
+
+def _sandbox(s):
+    sb = s.workspace.sandbox
+    if sb is None:
+        raise AttributeError("workspace.sandbox is undefined")
+    return sb
+
+
+def _without_undefined(value):
+    """JSON's view: an undefined (None) property is left out."""
+    if isinstance(value, dict):
+        return {k: _without_undefined(v) for k, v in value.items() if v is not None}
+    return value
+
+
+API_METHODS = {
+    "getPathContext": lambda s: s.workspace.get_path_context(),
+    "lsp": lambda s: None,
+    "skills.addSkill": lambda s, path: s.workspace.skills.add_skill(path),
+    "skills.removeSkill": lambda s, name: s.workspace.skills.remove_skill(name),
+    "skills.registerLocationAlias": lambda s, location, path: s.workspace.skills.register_location_alias(location, path),  # no `lsp` option through the protocol: undefined
+    "sandbox.id": lambda s: _sandbox(s).id,
+    "sandbox.name": lambda s: _sandbox(s).name,
+    "sandbox.isolation": lambda s: _sandbox(s).isolation,
+    "sandbox.workingDirectory": lambda s: _sandbox(s).working_directory,
+    "sandbox.isReady": lambda s: _sandbox(s).is_ready(),
+    "sandbox.getInfo": lambda s: _without_undefined(_sandbox(s).get_info()),
+    "sandbox.getEnv": lambda s: _sandbox(s).get_env(),
+    "sandbox.start": lambda s: _sandbox(s).start(),
+    "sandbox.stop": lambda s: _sandbox(s).stop(),
+    "sandbox.destroy": lambda s: _sandbox(s).destroy(),
+    # LocalSandbox.snapshot() without a checkpoint name does nothing (undefined); it supports checkpoints
+    "sandbox.snapshot": lambda s: None,
+    "sandbox.supportsCheckpoints": lambda s: True,
+    "sandbox.executeCommand": lambda s, command, args=None, options=None:
+        _sandbox(s).execute_command(command, args, options),
+    "sandbox.processes.list": lambda s: _sandbox(s).processes.list(),
+}
