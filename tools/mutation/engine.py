@@ -16,6 +16,7 @@ import importlib.abc
 import importlib.util
 import json
 import os
+import re
 import select
 import signal
 import sys
@@ -224,11 +225,11 @@ def _find_code(code, name: str, firstlineno: int):
 def _apply_in_child(mutant: operators.Mutant, source: str, filename: str, functions: dict) -> None:
     tree = operators.apply(source, mutant)
     code = compile(tree, filename, "exec", dont_inherit=True)
-    if mutant.scope is not None and functions.get(tuple(mutant.scope)):
-        new = _find_code(code, *mutant.scope)
-        if new is None:
-            raise RuntimeError(f"no code object for {mutant.scope}")
-        for fn in functions[tuple(mutant.scope)]:
+    live = functions.get(tuple(mutant.scope)) if mutant.scope is not None else None
+    new = _find_code(code, *mutant.scope) if live else None
+    # A swap needs the same free variables (removing a super() call drops the __class__ cell): else re-import.
+    if new is not None and all(fn.__code__.co_freevars == new.co_freevars for fn in live):
+        for fn in live:
             fn.__code__ = new
         return
     # module or class level: re-import the reference with this module mutated
@@ -260,15 +261,17 @@ def _mutant_child(mutant, source, filename, functions, cases) -> dict:
 
 
 def select_cases(mutant: operators.Mutant, covering: dict, module_cases: set, listing: set, passed: dict,
-                 family: set) -> list[str]:
-    """The ids of the cases to run for this mutant: the module's own tool's cases first, then cheapest first."""
+                 family: set, killers: dict) -> list[str]:
+    """The ids of the cases to run for this mutant. The order only decides how soon a mutant dies:
+    the cases that killed most mutants of this module so far, then the module's own tool's cases,
+    then the cheapest."""
     if mutant.scope is None:   # evaluated at import: every case that runs this module, and the tool listings
         ids = (module_cases | listing)
-        return sorted(ids, key=lambda c: (c not in family, c not in listing, passed[c]))
+        return sorted(ids, key=lambda c: (-killers.get(c, 0), c not in family, c not in listing, passed[c]))
     ids = set()
     for line in range(mutant.lines[0], mutant.lines[1] + 1):
         ids |= covering.get(line, set())
-    return sorted(ids, key=lambda c: (c not in family, passed[c]))
+    return sorted(ids, key=lambda c: (-killers.get(c, 0), c not in family, passed[c]))
 
 
 def run_module(module: str, cases_by_id: dict, coverage: dict, *, lines: set[int] | None,
@@ -289,8 +292,12 @@ def run_module(module: str, cases_by_id: dict, coverage: dict, *, lines: set[int
     listing = {cid for cid in passed if any(("tool_info" in s) or not any(k in s for k in (
         "tool", "fs", "workspace", "retool", "hook_log", "host")) for s in cases_by_id[cid].steps)}
     stem = Path(module).stem
-    family = {cid for cid in passed if cases_by_id[cid].tool == stem or stem.startswith(cases_by_id[cid].tool + "_")
-              or stem in cases_by_id[cid].families}
+    tool_ids = set(re.findall(r"[\"'](mastra_workspace_\w+)[\"']", source))
+    family = {cid for cid in passed if cases_by_id[cid].tool == stem or stem in cases_by_id[cid].families
+              or tool_ids & set(cases_by_id[cid].tools_called)}
+    killers: dict[str, int] = {}
+    for row in (reuse or {}).values():
+        killers[row.get("by")] = killers.get(row.get("by"), 0) + 1
     import wsconf.adapters.registry  # noqa: F401  (wsref imported before the fork: functions to patch)
     importlib.import_module(module_name(module))
     functions = live_functions(filename)
@@ -300,7 +307,7 @@ def run_module(module: str, cases_by_id: dict, coverage: dict, *, lines: set[int
     started = time.monotonic()
     for i, m in enumerate(mutants):
         row = {"id": m.id, "line": m.line, "kind": m.kind, "description": m.description, "scope": m.scope_name}
-        ids = select_cases(m, covering, module_cases, listing, passed, family)
+        ids = select_cases(m, covering, module_cases, listing, passed, family, killers)
         if reuse and m.id in reuse:
             row = dict(reuse[m.id], line=m.line, description=m.description, scope=m.scope_name, reused=True)
         elif deadline is not None and time.monotonic() >= deadline:
@@ -320,6 +327,8 @@ def run_module(module: str, cases_by_id: dict, coverage: dict, *, lines: set[int
                 row.update(status="error")
             else:
                 row.update(answer)
+                if answer.get("status") == "killed":
+                    killers[answer["by"]] = killers.get(answer["by"], 0) + 1
         out.append(row)
         if save and (i % 25 == 24):
             save(out, mutants[i + 1:])
