@@ -95,6 +95,12 @@ def main(argv=None) -> int:
     return 0
 
 
+def _case_file(case) -> str:
+    """spec/cases/x.yaml -> cases/x.yaml (as engine.case_files names them)."""
+    parts = Path(case.file).parts
+    return str(Path(*parts[1:])) if not Path(case.file).is_absolute() else case.file
+
+
 def run(args, modules) -> int:
     from wsconf.spec import load_spec
     spec = load_spec(args.spec)
@@ -113,13 +119,17 @@ def run(args, modules) -> int:
         source_sha = engine.sha_of_files([engine.REFERENCE / module])
         path = report.results_path(args.results_dir, module)
         path.parent.mkdir(parents=True, exist_ok=True)
-        reuse = None
+        reuse = survivors = new_cases = None
         if path.exists() and not args.fresh:
             old = json.loads(path.read_text())
             if old["source_sha"] == source_sha and old.get("lines") == (sorted(lines) if lines else None) and \
                     all(files.get(f) == sha for f, sha in old.get("case_files", {}).items()) and old.get("case_files"):
                 reuse = {r["id"]: r for r in old["mutants"] if r["status"] in ("killed", "timeout")}
-                print(f"{module}: keeping {len(reuse)} kills of the earlier run (its case files are unchanged)")
+                survivors = {r["id"]: r for r in old["mutants"] if r["status"] in ("survived", "uncovered")}
+                changed = {f for f, sha in files.items() if old["case_files"].get(f) != sha}
+                new_cases = {c.id for c in spec.cases if _case_file(c) in changed}
+                print(f"{module}: keeping {len(reuse)} kills of the earlier run (its case files are unchanged); "
+                      f"{len(new_cases)} cases are new or changed since")
 
         def save(rows, rest=()):
             data = {"module": module, "source_sha": source_sha, "spec_key": key, "case_files": files,
@@ -131,7 +141,8 @@ def run(args, modules) -> int:
             tmp.replace(path)
 
         rows = engine.run_module(module, cases_by_id, coverage, lines=lines, deadline=deadline,
-                                 log=lambda s: print(s, flush=True), save=save, reuse=reuse)
+                                 log=lambda s: print(s, flush=True), save=save, reuse=reuse,
+                                 survivors=survivors, new_cases=new_cases)
         save(rows)
         elapsed = time.monotonic() - started
         c = report.counts(rows, report.load_verdicts(args.verdicts))

@@ -275,8 +275,11 @@ def select_cases(mutant: operators.Mutant, covering: dict, module_cases: set, li
 
 
 def run_module(module: str, cases_by_id: dict, coverage: dict, *, lines: set[int] | None,
-               deadline: float | None, log=print, save=None, reuse: dict | None = None) -> list[dict]:
-    """reuse: id -> the row of a mutant an earlier run killed with case files that are all still unchanged."""
+               deadline: float | None, log=print, save=None, reuse: dict | None = None,
+               survivors: dict | None = None, new_cases: set | None = None) -> list[dict]:
+    """reuse: id -> the row of a mutant an earlier run killed, with case files that are all still unchanged.
+    survivors: id -> the row of a mutant that survived that run; it is kept when no case from a new or
+    changed case file covers it now (the unchanged cases would let it survive again), else run again."""
     filename = str(REFERENCE / module)
     source = Path(filename).read_text()
     mutants = operators.points(source, module)
@@ -310,6 +313,9 @@ def run_module(module: str, cases_by_id: dict, coverage: dict, *, lines: set[int
         ids = select_cases(m, covering, module_cases, listing, passed, family, killers)
         if reuse and m.id in reuse:
             row = dict(reuse[m.id], line=m.line, description=m.description, scope=m.scope_name, reused=True)
+        elif survivors and m.id in survivors and not (set(ids) & (new_cases or set())) and \
+                (bool(ids) == (survivors[m.id]["status"] == "survived")):
+            row = dict(survivors[m.id], line=m.line, description=m.description, scope=m.scope_name, reused=True)
         elif deadline is not None and time.monotonic() >= deadline:
             row.update(status="not_run")
         elif not ids:
