@@ -191,7 +191,9 @@ def _expect_lines(expect: dict) -> list[str]:
     if "model_text" in expect:
         out.append(f"  {labels['model_text']}:")
         out += _literal(expect["model_text"], "    | ")
-    shown = {"text", "error", "error_code", "error_name", "media", "value", "model_text"}
+    if "model" in expect:
+        out.append(f"  and the model output is {json.dumps(expect['model'], ensure_ascii=False)}")
+    shown = {"text", "error", "error_code", "error_name", "media", "value", "model_text", "model"}
     for key in [k for k in expect if k not in shown]:
         out.append(f"  {key}: {json.dumps(expect[key], ensure_ascii=False)}")
     return out

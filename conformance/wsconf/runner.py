@@ -296,6 +296,8 @@ def judge(expect: dict, actual: dict, tree: CaseTree) -> str | None:
         shown = model_text(actual)
         if shown is None or not matches(expect["model_text"], shown, values):
             return mismatch("what the model is shown differs", substitute(expect["model_text"], values), shown)
+    if "model" in expect and not _value_matches(expect["model"], actual.get("model"), values):
+        return mismatch("the model output differs", substitute(expect["model"], values), actual.get("model"))
     return None
 
 

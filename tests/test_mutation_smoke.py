@@ -1,0 +1,58 @@
+"""A smoke of tools/mutation (the mutation run itself is not part of the tests): one small module,
+two of its lines and a one-case spec, so that some mutants are killed and some survive, and the
+report says which, with the verdicts it was given."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import yaml
+
+from conftest import REPO
+
+CASE = {"tool": "mkdir", "cases": [{
+    "id": "mkdir.smoke.new_dir", "title": "mkdir creates a top-level directory",
+    "claims": ["tools.mkdir.output.created"], "needs": ["filesystem", "empty_dirs"],
+    "steps": [{"id": "mkdir", "tool": "mastra_workspace_mkdir", "args": {"path": "build"},
+               "expect": {"text": "Created directory build"}, "after": {"dirs": ["build"]}}]}]}
+
+
+def test_one_mutant_killed_one_survives(mini_spec, tmp_path):
+    claims = yaml.safe_load((mini_spec / "claims.yaml").read_text())["claims"]   # only the claim used: fast to load
+    (mini_spec / "claims.yaml").write_text(yaml.safe_dump(
+        {"claims": [c for c in claims if c["id"] == "tools.mkdir.output.created"]}))
+    (mini_spec / "cases" / "mkdir").mkdir()
+    (mini_spec / "cases" / "mkdir" / "smoke.yaml").write_text(yaml.safe_dump(CASE, sort_keys=False))
+    source = (REPO / "reference" / "wsref" / "tools" / "mkdir.py").read_text().splitlines()
+    call = next(i for i, t in enumerate(source, 1) if t.strip().startswith("fs.mkdir(path, recursive="))
+    ret = next(i for i, t in enumerate(source, 1) if t.strip() == 'return f"Created directory {path}"')
+    results, report, verdicts = tmp_path / "results", tmp_path / "MUTATION.md", tmp_path / "verdicts.yaml"
+    verdicts.write_text("verdicts:\n")
+    cmd = [sys.executable, "-m", "tools.mutation", "--module", "wsref/tools/mkdir.py", "--lines", f"{call},{ret}",
+           "--spec", str(mini_spec), "--results-dir", str(results), "--report", str(report),
+           "--verdicts", str(verdicts)] + ([] if shutil.which("bwrap") else ["--no-sandbox"])
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = json.loads((results / "results" / "wsref__tools__mkdir.py.json").read_text())["mutants"]
+    status = {(r["line"], r["description"]): r["status"] for r in rows}
+    assert status == {
+        (call, "remove `fs.mkdir(path, recursive=args.get('recursive', True))`"): "killed",   # the dir is missing
+        (call, "`'recursive'` -> `'XXrecursiveXX'`"): "survived",   # the default of .get is True as well
+        (call, "`True` -> `False`"): "survived",                     # build needs no parent
+        (ret, "`return f'Created directory {path}'` -> `return None`"): "killed",
+        (ret, "`'Created directory '` -> `'XXCreated directory XX'`"): "killed",
+    }
+    assert {r["by"] for r in rows if r["status"] == "killed"} == {"mkdir.smoke.new_dir"}
+    text = report.read_text()
+    assert "| `wsref/tools/mkdir.py` | 5 | 3 | 0 | 2 | 0 | 0 | 0.600 |" not in text  # partial: not counted
+    assert "- `wsref/tools/mkdir.py`: partial: only lines" in text
+    # judged: one survivor equivalent, the other left open; rerun keeps the kills and reruns the rest
+    true_false = next(r["id"] for r in rows if r["description"] == "`True` -> `False`")
+    verdicts.write_text(yaml.safe_dump({"verdicts": {true_false: {
+        "verdict": "equivalent", "reason": "validation fills recursive's default"}}}))
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "keeping 3 kills of the earlier run" in proc.stdout
+    assert "1 survived, 1 equivalent" in proc.stdout, proc.stdout

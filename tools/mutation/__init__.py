@@ -1,0 +1,1 @@
+"""Mutation testing of the reference against the YAML cases: `python -m tools.mutation --help`."""
