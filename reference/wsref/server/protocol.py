@@ -21,7 +21,7 @@ IMPLEMENTATION = "wsref"
 CAPABILITIES = (
     "filesystem", "local_paths", "symlinks", "file_modes", "empty_dirs", "tilde_home", "media",
     "read_only", "allowed_paths", "tool_config", "tool_hooks", "fs_interface", "posix_errors", "sandbox", "processes",
-    "lifecycle", "bm25", "vector", "skills",
+    "lifecycle", "bm25", "vector", "skills", "native_fs",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
@@ -82,6 +82,9 @@ class Session:
         else:
             filesystem = None if fs_config is None else LocalFilesystem(
                 **{"basePath": root, **with_host_functions(fs_config or {}, self.hook_log, "filesystem")})
+        if "native" in workspace:  # capability native_fs: the test provider's walk/grep (native_fs.py)
+            from .native_fs import with_native
+            with_native(filesystem, workspace["native"], self.hook_log)
         if is_host_function(sb_config):
             sandbox = host_providers.sandbox_resolver(sb_config, root, self.hook_log, self.resolved_sandboxes)
         else:
@@ -97,6 +100,9 @@ class Session:
                                    id=workspace.get("id"), name=workspace.get("name"), **search_objects,
                                    **{k: with_host_functions(workspace[k], self.hook_log, k)
                                       for k in WORKSPACE_OPTIONS if k in workspace})
+        if workspace.get("logger") == "record":
+            from .native_fs import RecordingLogger
+            self.workspace.logger = RecordingLogger(self.hook_log)
         self.home = home
         self._tools = None
 
@@ -153,6 +159,14 @@ class Session:
     def fs(self, method: str, args: list) -> dict:
         os.environ["HOME"] = self.home
         fs = self.workspace.filesystem
+        if method in ("walk", "grep") and callable(getattr(fs, method, None)):  # the native_fs provider's
+            given = from_json(list(args))
+            try:
+                if method == "walk":
+                    return result_of(fs.walk(given[0], **(given[1] if len(given) > 1 and given[1] else {})))
+                return result_of(fs.grep(given[0]))
+            except Exception as exc:
+                return error_of(exc)
         if method not in FS_METHODS:
             return {"kind": "error", "message": f"filesystem.{method} is not a function", "code": None,
                     "name": "TypeError"}

@@ -9,6 +9,7 @@ import { makeCoreTool } from '@mastra/core/utils';
 import * as HostSearch from './host-search.mjs';
 import { hostFunction, isHostFunction, withHostFunctions } from './host-functions.mjs';
 import { log } from './log.mjs';
+import { withNative, recordingLogger } from './native-fs.mjs';
 import { upload, clear } from './mirror.mjs';
 import { provider } from './provider.mjs';
 import { Fault, isPlainObject, needString, toWire, fromWire, errorResult, valueResult } from './wire.mjs';
@@ -67,6 +68,11 @@ export async function opOpen(params) {
       // The selected provider's filesystem on root; an object store's comes with root's mirror.
       ({ filesystem, mirror: pending.mirror } = provider.filesystem({ root, options: fsOpts, session: pending }));
     }
+    // Capability native_fs: the optional walk()/grep() methods (lib/native-fs.mjs).
+    if (ws.native !== undefined) {
+      if (!filesystem) throw new Fault('workspace.native needs a filesystem');
+      withNative(filesystem, ws.native, pending);
+    }
 
     let sandbox;
     if (isHostFunction(ws.sandbox)) {
@@ -108,6 +114,10 @@ export async function opOpen(params) {
     }
     workspace = new Workspace(config);
     pending.workspace = workspace;
+    if (ws.logger !== undefined) {
+      if (ws.logger !== 'record') throw new Fault('workspace.logger must be "record"');
+      workspace.__setLogger(recordingLogger(pending));
+    }
     // One tool set per session: like one agent run, the read tracker and write lock are shared by
     // every call of the session (until a `retool`).
     tools = await buildTools(pending);

@@ -36,6 +36,7 @@ export const capabilities = [
   'bm25',
   'vector',
   'skills',
+  'native_fs',
   ...(AST_EDIT ? ['ast_edit'] : []),
   // bwrap isolation can only be checked where bwrap is installed; where it is not, the refusal can.
   ...(bwrapInstalled() ? ['isolation_bwrap'] : ['bwrap_absent']),
