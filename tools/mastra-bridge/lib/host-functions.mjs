@@ -32,6 +32,14 @@ export function hostFunction(spec, session, where) {
         throw new Error(spec.message ?? 'hook failed');
       };
     }
+    if (kind === 'sleep') {
+      // Logs like `record`, then holds the call for `ms` milliseconds (inside the write lock).
+      return async ctx => {
+        session.hookLog.push({ hook: where, toolName: ctx.toolName, workspaceToolName: ctx.workspaceToolName, input: ctx.input });
+        await new Promise(resolve => setTimeout(resolve, Math.min(Number(spec.ms) || 0, 10000)));
+        return undefined;
+      };
+    }
   } else {
     if (kind === 'const') return () => spec.value;
     if (kind === 'contextEquals') return ({ requestContext }) => contextValue(requestContext, spec.key) === spec.value;

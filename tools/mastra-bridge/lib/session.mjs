@@ -10,6 +10,7 @@ import * as HostSearch from './host-search.mjs';
 import { hostFunction, isHostFunction, withHostFunctions } from './host-functions.mjs';
 import { log } from './log.mjs';
 import { withNative, recordingLogger } from './native-fs.mjs';
+import { runAgent } from './agent.mjs';
 import { upload, clear } from './mirror.mjs';
 import { provider } from './provider.mjs';
 import { Fault, isPlainObject, needString, toWire, fromWire, errorResult, valueResult } from './wire.mjs';
@@ -279,4 +280,19 @@ export async function destroyAll() {
       log(`destroying session ${session.id} failed:`, err?.stack ?? err);
     }
   }
+}
+
+// Capability agent_loop: a real Agent over the session's workspace with a scripted model (lib/agent.mjs).
+export async function opAgent(params) {
+  const session = getSession(params);
+  setHome(session);
+  return runAgent(session, params);
+}
+
+// Capability concurrent_calls: several `call`s issued together; each answer is a Result, in order.
+export async function opGroup(params) {
+  const calls = params.calls;
+  if (!Array.isArray(calls) || calls.length === 0) throw new Fault('params.calls must be a non-empty list of {tool, args}');
+  const session = getSession(params);
+  return Promise.all(calls.map(call => opCall({ session: session.id, tool: call?.tool, args: call?.args })));
 }

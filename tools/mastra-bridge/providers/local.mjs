@@ -37,6 +37,8 @@ export const capabilities = [
   'vector',
   'skills',
   'native_fs',
+  'agent_loop',
+  'concurrent_calls',
   ...(AST_EDIT ? ['ast_edit'] : []),
   // bwrap isolation can only be checked where bwrap is installed; where it is not, the refusal can.
   ...(bwrapInstalled() ? ['isolation_bwrap'] : ['bwrap_absent']),
