@@ -126,9 +126,14 @@ class LocalSandbox:
 
     # -- commands ------------------------------------------------------------------------------
 
-    def execute_command(self, command: str, timeout_ms: float | None = None, cwd: str | None = None) -> dict:
-        """Spawn, wait, forget (the default executeCommand of a sandbox with a process manager)."""
-        handle = self.processes.spawn(command, cwd=cwd, timeout_ms=timeout_ms, max_retained=float("inf"))
+    def execute_command(self, command: str, timeout_ms: float | None = None, cwd: str | None = None,
+                        on_stdout=None, on_stderr=None, abort_signal=None) -> dict:
+        """Spawn, wait, forget (the default executeCommand of a sandbox with a process manager).
+        on_stdout/on_stderr(data, pid) get the output as it comes; abort_signal kills the process."""
+        handle = self.processes.spawn(command, cwd=cwd, timeout_ms=timeout_ms, max_retained=float("inf"),
+                                      on_stdout=on_stdout, on_stderr=on_stderr)
+        if abort_signal is not None:
+            abort_signal.add_listener(handle.kill)
         try:
             result = handle.wait()
             return {**result, "command": command}

@@ -44,6 +44,14 @@ def build(spec: dict, log: list, where: str):
             def fail(ctx):
                 raise HostFunctionError(spec.get("message", "hook failed"))
             return fail
+        if kind == "sleep":  # logs like record, then holds the call (inside the write lock) for ms
+            def sleep(ctx):
+                import time
+                log.append({"hook": where, "toolName": ctx["toolName"], "workspaceToolName": ctx["workspaceToolName"],
+                            "input": ctx["input"]})
+                time.sleep(min(float(spec.get("ms") or 0), 10_000) / 1000)
+                return None
+            return sleep
     else:
         kind = spec["$fn"]
         if kind == "const":

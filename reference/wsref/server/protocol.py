@@ -21,7 +21,7 @@ IMPLEMENTATION = "wsref"
 CAPABILITIES = (
     "filesystem", "local_paths", "symlinks", "file_modes", "empty_dirs", "tilde_home", "media",
     "read_only", "allowed_paths", "tool_config", "tool_hooks", "fs_interface", "posix_errors", "sandbox", "processes",
-    "lifecycle", "bm25", "vector", "skills", "native_fs",
+    "lifecycle", "bm25", "vector", "skills", "native_fs", "agent_loop", "concurrent_calls",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
@@ -182,6 +182,27 @@ class Session:
         except Exception as exc:
             return error_of(exc)
 
+    def agent(self, params: dict) -> dict:
+        """Capability agent_loop: the agent-loop model over this workspace (agent_loop.py)."""
+        from .agent_loop import run_agent
+        os.environ["HOME"] = self.home
+        return run_agent(self, params)
+
+    def group(self, calls: list) -> list:
+        """Capability concurrent_calls: the calls issued together, one thread each; Results in order."""
+        import threading
+        results: list = [None] * len(calls)
+
+        def run(i, call):
+            results[i] = self.call(call.get("tool"), call.get("args", {}))
+
+        threads = [threading.Thread(target=run, args=(i, c), daemon=True) for i, c in enumerate(calls)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)  # the adapter's own timeout ends a hang first
+        return results
+
     def close(self) -> None:
         try:
             self.workspace.destroy()
@@ -286,6 +307,7 @@ WORKSPACE_METHODS = {
     "filesystem.provider": lambda s: _fs(s).provider,
     "sandbox.getInstructions": lambda s: _sandbox(s).get_instructions(),
     "sandbox.setEnv": lambda s, update: _sandbox(s).set_env(update),
+    "sandbox.processes.list": lambda s: [_defined(p) for p in _sandbox(s).processes.list()],
 }
 
 
