@@ -191,6 +191,7 @@ class Session:
     def group(self, calls: list) -> list:
         """Capability concurrent_calls: the calls issued together, one thread each; Results in order."""
         import threading
+        import time
         results: list = [None] * len(calls)
 
         def run(i, call):
@@ -198,7 +199,10 @@ class Session:
 
         threads = [threading.Thread(target=run, args=(i, c), daemon=True) for i, c in enumerate(calls)]
         for t in threads:
+            # Upstream each call runs synchronously up to its first await, in the order given; a
+            # short stagger keeps that order here (the calls still overlap).
             t.start()
+            time.sleep(0.02)
         for t in threads:
             t.join(60)  # the adapter's own timeout ends a hang first
         return results
