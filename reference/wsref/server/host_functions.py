@@ -49,7 +49,11 @@ def build(spec: dict, log: list, where: str):
                 import time
                 log.append({"hook": where, "toolName": ctx["toolName"], "workspaceToolName": ctx["workspaceToolName"],
                             "input": ctx["input"]})
-                time.sleep(min(float(spec.get("ms") or 0), 10_000) / 1000)
+                ms = spec.get("ms")
+                path = (ctx.get("input") or {}).get("path") if isinstance(ctx.get("input"), dict) else None
+                if isinstance(spec.get("pathMs"), dict) and isinstance(path, str) and path in spec["pathMs"]:
+                    ms = spec["pathMs"][path]  # pathMs: {path: ms} overrides ms for that input.path
+                time.sleep(min(float(ms or 0), 10_000) / 1000)
                 return None
             return sleep
     else:
