@@ -13,7 +13,9 @@ from ..js.regexp import compile_js, from_units, to_units
 from .wire import to_json
 
 VARIANTS = {"walk": ("local", "phantom", "throw", "notFound"),
-            "grep": ("local", "phantom", "empty", "throw", "unsupported")}
+            "grep": ("local", "phantom", "empty", "throw", "unsupported"),
+            # Not native methods: the provider's readFile/writeFile logged, or a readFile returning bytes.
+            "readFile": ("logged", "bytes"), "writeFile": ("logged",)}
 # What the "phantom" variants add after the local results (no readdir or readFile shows them).
 PHANTOM_WALK = [{"name": "phantom.txt", "type": "file", "size": 7, "path": "phantom.txt"}]
 PHANTOM_GREP = [
@@ -115,6 +117,29 @@ def with_native(fs, spec, hook_log: list) -> None:
             results = _grep_local(fs, options)
             return results + [dict(r) for r in PHANTOM_GREP] if grep_variant == "phantom" else results
         fs.grep = grep
+    _wrap_read_write(fs, spec, hook_log)
+
+
+def _wrap_read_write(fs, spec, hook_log: list) -> None:
+    if spec.get("readFile"):
+        read_file = fs.read_file
+
+        def logged_read(input_path, encoding=None, **kwargs):
+            hook_log.append({"hook": "fs.readFile", "path": input_path,
+                             "options": None if encoding is None else {"encoding": encoding}})
+            if spec["readFile"] == "bytes":
+                return read_file(input_path, **kwargs)
+            return read_file(input_path, encoding, **kwargs)
+        fs.read_file = logged_read
+    if spec.get("writeFile"):
+        write_file = fs.write_file
+
+        def logged_write(input_path, content, **kwargs):
+            # The tools hand wsref's write_file UTF-8 bytes where upstream hands the provider the string.
+            shown = content.decode("utf-8", "surrogateescape") if isinstance(content, bytes) else content
+            hook_log.append({"hook": "fs.writeFile", "path": input_path, "content": to_json(shown)})
+            return write_file(input_path, content, **kwargs)
+        fs.write_file = logged_write
 
 
 class RecordingLogger:

@@ -11,7 +11,12 @@
 import { DirectoryNotFoundError, UnsupportedGrepPatternError } from '@mastra/core/workspace';
 import { Fault, isPlainObject, toWire } from './wire.mjs';
 
-const VARIANTS = { walk: ['local', 'phantom', 'throw', 'notFound'], grep: ['local', 'phantom', 'empty', 'throw', 'unsupported'] };
+const VARIANTS = {
+  walk: ['local', 'phantom', 'throw', 'notFound'], grep: ['local', 'phantom', 'empty', 'throw', 'unsupported'],
+  // Not native methods: the provider's own readFile/writeFile, logged ("logged"), or a readFile that
+  // returns bytes whatever the encoding ("bytes"), as a provider without text decoding would.
+  readFile: ['logged', 'bytes'], writeFile: ['logged'],
+};
 
 // What the "phantom" variants add after the local results: entries no readdir or readFile shows,
 // so a case sees the tool use the native answer (and how it filters it).
@@ -107,6 +112,21 @@ export function withNative(fs, spec, session) {
       if (spec.grep === 'empty') return [];
       const results = await grepLocal(fs, options);
       return spec.grep === 'phantom' ? [...results, ...PHANTOM_GREP] : results;
+    };
+  }
+  if (spec.readFile) {
+    const readFile = fs.readFile.bind(fs);
+    fs.readFile = async (path, options) => {
+      session.hookLog.push(toWire({ hook: 'fs.readFile', path, options: options ?? null }));
+      if (spec.readFile === 'bytes') return Buffer.from(await readFile(path));
+      return readFile(path, options);
+    };
+  }
+  if (spec.writeFile) {
+    const writeFile = fs.writeFile.bind(fs);
+    fs.writeFile = async (path, content, options) => {
+      session.hookLog.push(toWire({ hook: 'fs.writeFile', path, content }));
+      return writeFile(path, content, options);
     };
   }
   return fs;
