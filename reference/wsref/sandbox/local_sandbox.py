@@ -63,6 +63,8 @@ class LocalSandbox:
         self.timeout = timeout               # documented, never read (as upstream)
         self.instructions = instructions
         self.processes = LocalProcessManager(self)
+        # executeCommand holds on to its manager (upstream's closure over `pm`), even when `processes` is taken away.
+        self._pm = self.processes
 
     # -- environment ---------------------------------------------------------------------------
 
@@ -111,7 +113,7 @@ class LocalSandbox:
         if self.status == "stopped":
             return
         self.status = "stopping"
-        self.processes.kill_all()
+        self._pm.kill_all()
         self.status = "stopped"
 
     def destroy(self) -> None:
@@ -121,7 +123,7 @@ class LocalSandbox:
             self.status = "destroyed"
             return
         self.status = "destroying"
-        self.processes.kill_all()
+        self._pm.kill_all()
         self.status = "destroyed"
 
     # -- commands ------------------------------------------------------------------------------
@@ -130,7 +132,7 @@ class LocalSandbox:
                         on_stdout=None, on_stderr=None, abort_signal=None) -> dict:
         """Spawn, wait, forget (the default executeCommand of a sandbox with a process manager).
         on_stdout/on_stderr(data, pid) get the output as it comes; abort_signal kills the process."""
-        handle = self.processes.spawn(command, cwd=cwd, timeout_ms=timeout_ms, max_retained=float("inf"),
+        handle = self._pm.spawn(command, cwd=cwd, timeout_ms=timeout_ms, max_retained=float("inf"),
                                       on_stdout=on_stdout, on_stderr=on_stderr)
         if abort_signal is not None:
             abort_signal.add_listener(handle.kill)
@@ -138,7 +140,7 @@ class LocalSandbox:
             result = handle.wait()
             return {**result, "command": command}
         finally:
-            self.processes.release(handle.pid)
+            self._pm.release(handle.pid)
 
     def get_instructions(self, opts: dict | None = None) -> str:
         if isinstance(self.instructions, str):

@@ -21,7 +21,7 @@ IMPLEMENTATION = "wsref"
 CAPABILITIES = (
     "filesystem", "local_paths", "symlinks", "file_modes", "empty_dirs", "tilde_home", "media",
     "read_only", "allowed_paths", "tool_config", "tool_hooks", "fs_interface", "posix_errors", "sandbox", "processes",
-    "lifecycle", "bm25", "vector", "skills", "native_fs", "agent_loop", "concurrent_calls",
+    "lifecycle", "bm25", "vector", "skills", "native_fs", "agent_loop", "concurrent_calls", "foreground_sandbox",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
@@ -88,8 +88,11 @@ class Session:
         if is_host_function(sb_config):
             sandbox = host_providers.sandbox_resolver(sb_config, root, self.hook_log, self.resolved_sandboxes)
         else:
+            options = None if sb_config is None else {k: v for k, v in sb_config.items() if k != "foregroundOnly"}
             sandbox = None if sb_config is None else LocalSandbox(
-                **{"workingDirectory": root, **with_host_functions(sb_config, self.hook_log, "sandbox")})
+                **{"workingDirectory": root, **with_host_functions(options, self.hook_log, "sandbox")})
+            if sb_config is not None and sb_config.get("foregroundOnly") is True:
+                sandbox.processes = None  # capability foreground_sandbox: executeCommand, no process manager
         self.request_context = dict(workspace.get("requestContext") or {})
         self.tool_options = workspace.get("toolOptions")  # createWorkspaceTools' options (grep strict)
         tools_config = with_host_functions(workspace.get("tools"), self.hook_log)

@@ -80,7 +80,15 @@ export async function opOpen(params) {
       sandbox = hostFunction(ws.sandbox, pending, 'sandbox'); // a resolver
     } else if (ws.sandbox !== undefined && ws.sandbox !== null) {
       if (!isPlainObject(ws.sandbox)) throw new Fault('workspace.sandbox must be an object or null');
-      sandbox = new LocalSandbox({ workingDirectory: root, ...withHostFunctions(ws.sandbox, pending, 'sandbox') });
+      const { foregroundOnly, ...sandboxOptions } = ws.sandbox;
+      sandbox = new LocalSandbox({ workingDirectory: root, ...withHostFunctions(sandboxOptions, pending, 'sandbox') });
+      // Capability foreground_sandbox: a sandbox with executeCommand and no process manager
+      // (executeCommand keeps the manager it was built with).
+      // destroy() lists the manager's processes, so close() hands it back first.
+      if (foregroundOnly === true) {
+        pending.foregroundOnly = { sandbox, processes: sandbox.processes };
+        sandbox.processes = undefined;
+      }
     }
 
     if (ws.tools !== undefined && ws.tools !== null && !isPlainObject(ws.tools)) {
@@ -257,6 +265,7 @@ export async function opHookLog(params) {
 
 async function destroySession(session) {
   sessions.delete(session.id);
+  if (session.foregroundOnly) session.foregroundOnly.sandbox.processes = session.foregroundOnly.processes;
   await session.workspace.destroy();
   for (const sandbox of session.resolvedSandboxes ?? []) await sandbox.destroy().catch(() => {});
   if (session.mirror) await clear(session.mirror);

@@ -39,6 +39,7 @@ export const capabilities = [
   'native_fs',
   'agent_loop',
   'concurrent_calls',
+  'foreground_sandbox',
   ...(AST_EDIT ? ['ast_edit'] : []),
   // bwrap isolation can only be checked where bwrap is installed; where it is not, the refusal can.
   ...(bwrapInstalled() ? ['isolation_bwrap'] : ['bwrap_absent']),
