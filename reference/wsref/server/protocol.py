@@ -21,7 +21,7 @@ IMPLEMENTATION = "wsref"
 CAPABILITIES = (
     "filesystem", "local_paths", "symlinks", "file_modes", "empty_dirs", "tilde_home", "media",
     "read_only", "allowed_paths", "tool_config", "tool_hooks", "fs_interface", "posix_errors", "sandbox", "processes",
-    "lifecycle", "bm25", "vector", "skills", "native_fs", "agent_loop", "concurrent_calls", "foreground_sandbox",
+    "lifecycle", "bm25", "vector", "skills", "native_fs", "agent_loop", "concurrent_calls", "foreground_sandbox", "coding_agent",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
@@ -93,6 +93,11 @@ class Session:
                 **{"workingDirectory": root, **with_host_functions(options, self.hook_log, "sandbox")})
             if sb_config is not None and sb_config.get("foregroundOnly") is True:
                 sandbox.processes = None  # capability foreground_sandbox: executeCommand, no process manager
+        if workspace.get("codingAgent") is True:
+            # Capability coding_agent: createCodingAgent()'s default workspace, built where the
+            # process's working directory is the root (its basePath is process.cwd()).
+            filesystem = LocalFilesystem(basePath=root)
+            sandbox = LocalSandbox(workingDirectory=root)
         self.request_context = dict(workspace.get("requestContext") or {})
         self.tool_options = workspace.get("toolOptions")  # createWorkspaceTools' options (grep strict)
         tools_config = with_host_functions(workspace.get("tools"), self.hook_log)
@@ -314,6 +319,7 @@ WORKSPACE_METHODS = {
     "filesystem.provider": lambda s: _fs(s).provider,
     "sandbox.getInstructions": lambda s: _sandbox(s).get_instructions(),
     "sandbox.setEnv": lambda s, update: _sandbox(s).set_env(update),
+    "lsp": lambda s: None,  # wsref has no LSP manager (neither has createCodingAgent()'s default workspace)
     "sandbox.processes.list": lambda s: [_defined(p) for p in _sandbox(s).processes.list()],
 }
 

@@ -121,7 +121,21 @@ export async function opOpen(params) {
     if (Array.isArray(ws.bm25?.tokenize?.stopwords)) {
       config.bm25 = { ...ws.bm25, tokenize: { ...ws.bm25.tokenize, stopwords: new Set(ws.bm25.tokenize.stopwords) } };
     }
-    workspace = new Workspace(config);
+    if (ws.codingAgent === true) {
+      // Capability coding_agent: the workspace createCodingAgent() builds by default, with the
+      // process's working directory set to root while it is built (its basePath is process.cwd()).
+      const { createCodingAgent } = await import('@mastra/core/coding-agent');
+      const previous = process.cwd();
+      process.chdir(root);
+      try {
+        const agent = createCodingAgent({ id: 'wsconf-coding', name: 'wsconf-coding', instructions: 'wsconf', model: 'openai/gpt-5' });
+        workspace = await agent.getWorkspace({ requestContext: new RequestContext() });
+      } finally {
+        process.chdir(previous);
+      }
+    } else {
+      workspace = new Workspace(config);
+    }
     pending.workspace = workspace;
     if (ws.logger !== undefined) {
       if (ws.logger !== 'record') throw new Fault('workspace.logger must be "record"');
