@@ -21,7 +21,7 @@ IMPLEMENTATION = "wsref"
 CAPABILITIES = (
     "filesystem", "local_paths", "symlinks", "file_modes", "empty_dirs", "tilde_home", "media",
     "read_only", "allowed_paths", "tool_config", "tool_hooks", "fs_interface", "posix_errors", "sandbox", "processes",
-    "lifecycle", "bm25", "vector", "skills", "native_fs", "agent_loop", "concurrent_calls", "foreground_sandbox", "coding_agent",
+    "lifecycle", "bm25", "vector", "skills", "native_fs", "agent_loop", "concurrent_calls", "foreground_sandbox", "coding_agent", "mastra_registry",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
@@ -319,6 +319,8 @@ WORKSPACE_METHODS = {
     "filesystem.provider": lambda s: _fs(s).provider,
     "sandbox.getInstructions": lambda s: _sandbox(s).get_instructions(),
     "sandbox.setEnv": lambda s, update: _sandbox(s).set_env(update),
+    "mastra.shutdown": lambda s: _mastra_shutdown(s),
+    "mastra.removeWorkspace": lambda s, id, options=None: _mastra_remove(s, id, options),
     "lsp": lambda s: None,  # wsref has no LSP manager (neither has createCodingAgent()'s default workspace)
     "sandbox.processes.list": lambda s: [_defined(p) for p in _sandbox(s).processes.list()],
 }
@@ -330,6 +332,23 @@ _tool_calls = iter(range(1, 1 << 62))
 def _next_tool_call_id() -> str:
     """The call's toolCallId, numbered per process as the bridge numbers them (wsconf-call-<n>)."""
     return f"wsconf-call-{next(_tool_calls)}"
+
+
+def _mastra_shutdown(s):
+    """Capability mastra_registry: Mastra.shutdown() stops every registered workspace (this one, until removed)."""
+    if not getattr(s, "_unregistered", False):
+        s.workspace.stop()
+    return None
+
+
+def _mastra_remove(s, id, options=None) -> bool:
+    """Mastra.removeWorkspace(id, {destroy}): false for an id not registered; destroy only when asked."""
+    if getattr(s, "_unregistered", False) or id != s.workspace.id:
+        return False
+    if (options or {}).get("destroy"):
+        s.workspace.destroy()
+    s._unregistered = True
+    return True
 
 
 def _no_instance(value):

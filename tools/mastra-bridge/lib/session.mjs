@@ -5,6 +5,7 @@
 import { Workspace, LocalSandbox, LocalSkillSource, createWorkspaceTools, createSkillTools } from '@mastra/core/workspace';
 import { standardSchemaToJSONSchema, isStandardSchemaWithJSON, toStandardSchema } from '@mastra/core/schema';
 import { RequestContext } from '@mastra/core/request-context';
+import { Mastra } from '@mastra/core/mastra';
 import { makeCoreTool } from '@mastra/core/utils';
 import * as HostSearch from './host-search.mjs';
 import { hostFunction, isHostFunction, withHostFunctions } from './host-functions.mjs';
@@ -244,6 +245,11 @@ export async function opWorkspace(params) {
   setHome(session);
   let owner = null;
   let target = session.workspace;
+  if (path[0] === 'mastra') {
+    // Capability mastra_registry: a Mastra instance the workspace is registered with (built on first use).
+    session.mastra ??= new Mastra({ workspace: session.workspace, logger: false });
+    target = { mastra: session.mastra };
+  }
   for (const part of path) {
     if (target === null || target === undefined) throw new Fault(`workspace has no ${path.join('.')}`);
     owner = target;
