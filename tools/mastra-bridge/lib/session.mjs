@@ -287,7 +287,10 @@ async function destroySession(session) {
   sessions.delete(session.id);
   if (session.foregroundOnly) session.foregroundOnly.sandbox.processes = session.foregroundOnly.processes;
   await session.workspace.destroy();
-  for (const sandbox of session.resolvedSandboxes ?? []) await sandbox.destroy().catch(() => {});
+  for (const sandbox of session.resolvedSandboxes ?? []) {
+    if (sandbox.wsconfProcesses) sandbox.processes = sandbox.wsconfProcesses;
+    await sandbox.destroy().catch(() => {});
+  }
   if (session.mirror) await clear(session.mirror);
 }
 
