@@ -188,6 +188,11 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
         actual = session.retool()
     elif "hook_log" in step:
         actual = {"kind": "value", "value": session.hook_log(), "model": None}
+    elif "agent" in step:  # capability agent_loop
+        actual = session.agent(substitute(step["agent"], {**values, **tree.captured}))
+    elif "group" in step:  # capability concurrent_calls: the Results, in order, as one value
+        calls = substitute(step["group"], {**values, **tree.captured})
+        actual = {"kind": "value", "value": session.group(calls), "model": None}
     elif "tool_info" in step:
         actual = {"kind": "value", "value": tool_info(session.tools(), step["tool_info"]), "model": None}
     else:

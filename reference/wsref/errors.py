@@ -51,6 +51,14 @@ class DirectoryNotFoundError(FilesystemError):
         super().__init__(f"Directory not found: {path}", "ENOENT", path)
 
 
+class UnsupportedGrepPatternError(FilesystemError):
+    """Thrown by a native grep() for a pattern it cannot run: the grep tool falls back to the host-side search."""
+
+    def __init__(self, pattern: str, reason: str | None = None):
+        super().__init__(f"Unsupported grep pattern: {pattern}{f' ({reason})' if reason else ''}",
+                         "EUNSUPPORTED_PATTERN", pattern)
+
+
 class FileExistsError_(FilesystemError):
     js_name = "FileExistsError"
 

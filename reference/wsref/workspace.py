@@ -90,6 +90,7 @@ class Workspace(ProviderAccess):
         self._sandbox_key_cache: dict[str, object] = {}
         self._dynamic_sandbox_instructions = (instructions or {}).get("dynamicSandbox") or "placeholder"
         self.tools_config = tools
+        self.logger = None  # set by Mastra (__setLogger); the tools log their native fallbacks to it
         self._status = "pending"
         self._teardown_started = False
         self.auto_index_paths = autoIndexPaths

@@ -72,6 +72,8 @@ const OPS = {
   workspace: synced(Session.opWorkspace),
   retool: Session.opRetool,
   hookLog: Session.opHookLog,
+  agent: synced(Session.opAgent),
+  group: synced(Session.opGroup),
   close: Session.opClose,
   shutdown: opShutdown,
 };

@@ -48,6 +48,14 @@ class Session:
         """What the recording host hooks saw, in order."""
         raise NotImplementedError
 
+    def agent(self, params: dict) -> dict:
+        """Capability agent_loop: a real agent run with a scripted model (spec/protocol.md `agent`): a Result."""
+        raise NotImplementedError
+
+    def group(self, calls: list) -> list:
+        """Capability concurrent_calls: several tool calls issued together; their Results, in order."""
+        raise NotImplementedError
+
     def close(self) -> None:
         pass
 

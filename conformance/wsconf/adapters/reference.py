@@ -31,6 +31,12 @@ class ReferenceSession(Session):
     def hook_log(self):
         return protocol.to_json(self.session.hook_log)
 
+    def agent(self, params):
+        return self.adapter.run_with_timeout(lambda: self.session.agent(params))
+
+    def group(self, calls):
+        return self.adapter.run_with_timeout(lambda: self.session.group(calls))
+
     def close(self):
         self.adapter.run_with_timeout(self.session.close)
 

@@ -238,6 +238,12 @@ class ProtocolSession(Session):
     def hook_log(self):
         return self.process.request("hookLog", {"session": self.session})
 
+    def agent(self, params):
+        return self.process.request("agent", {"session": self.session, **params})
+
+    def group(self, calls):
+        return self.process.request("group", {"session": self.session, "calls": calls})
+
     def close(self):
         if self.process.alive():
             self.process.request("close", {"session": self.session})

@@ -36,13 +36,26 @@ class WriteLock:
         with self._guard:
             lock = self._locks.setdefault(key, threading.Lock())
         lock.acquire()  # upstream queues without a bound; the timeout covers the run itself
+        # Upstream races the run against a timer: past it the caller gets the timeout error and the
+        # next call on the path starts, while this run goes on (and may still write) in the background.
+        outcome: dict = {}
+        done = threading.Event()
+
+        def work():
+            try:
+                outcome["result"] = fn()
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller
+                outcome["error"] = exc
+            finally:
+                done.set()
+
+        worker = threading.Thread(target=work, daemon=True)
         try:
-            started = time.monotonic()
-            result = fn()
-            # Upstream races the run against a timer: past it the caller gets the timeout error
-            # even though the write itself went on and finished.
-            if (time.monotonic() - started) * 1000 > self.timeout_ms:
+            worker.start()
+            if not done.wait(self.timeout_ms / 1000):
                 raise WriteLockTimeout(f'write-lock timeout on "{key}" after {js_number(self.timeout_ms)}ms')
-            return result
         finally:
             lock.release()
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["result"]

@@ -74,6 +74,8 @@ class LocalSandbox:
         self._on_start, self._on_stop, self._on_destroy = onStart, onStop, onDestroy  # MastraSandbox's hooks
         self._created_at = datetime.datetime.now(datetime.timezone.utc)
         self.processes = LocalProcessManager(self)
+        # executeCommand holds on to its manager (upstream's closure over `pm`), even when `processes` is taken away.
+        self._pm = self.processes
 
     # -- environment ---------------------------------------------------------------------------
 
@@ -165,7 +167,7 @@ class LocalSandbox:
         try:
             if self._on_stop is not None:
                 self._on_stop({"sandbox": self})
-            self.processes.kill_all()
+            self._pm.kill_all()
         except Exception:
             self.status = "error"
             raise
@@ -181,7 +183,7 @@ class LocalSandbox:
         try:
             if self._on_destroy is not None:
                 self._on_destroy({"sandbox": self})
-            self.processes.kill_all()
+            self._pm.kill_all()
         except Exception:
             self.status = "error"
             raise
@@ -190,22 +192,28 @@ class LocalSandbox:
     # -- commands ------------------------------------------------------------------------------
 
     def execute_command(self, command: str, args: list | None = None, options: dict | None = None, *,
-                        timeout_ms: float | None = None, cwd: str | None = None) -> dict:
+                        timeout_ms: float | None = None, cwd: str | None = None, on_stdout=None, on_stderr=None,
+                        abort_signal=None) -> dict:
         """Spawn, wait, forget (MastraSandbox's built-in executeCommand): `args` are shell-quoted
-        onto the command; output is retained whole unless `options.maxRetainedBytes` says otherwise."""
+        onto the command; output is retained whole unless `options.maxRetainedBytes` says otherwise.
+        on_stdout/on_stderr(data, pid) get the output as it comes (the tool's streaming);
+        abort_signal kills the process."""
         options = dict(options or {})
         full = f"{command} {' '.join(shell_quote(a) for a in args)}" if args else command
         retained = options.get("maxRetainedBytes")
-        handle = self.processes.spawn(
+        handle = self._pm.spawn(
             full, cwd=cwd if cwd is not None else options.get("cwd"),
             timeout_ms=timeout_ms if timeout_ms is not None else options.get("timeout"), env=options.get("env"),
             max_retained=float("inf") if retained is None else retained,
-            on_stdout=_chunk_callback(options.get("onStdout")), on_stderr=_chunk_callback(options.get("onStderr")))
+            on_stdout=on_stdout if on_stdout is not None else _chunk_callback(options.get("onStdout")),
+            on_stderr=on_stderr if on_stderr is not None else _chunk_callback(options.get("onStderr")))
+        if abort_signal is not None:
+            abort_signal.add_listener(handle.kill)
         try:
             result = handle.wait()
             return {**result, "command": full}
         finally:
-            self.processes.release(handle.pid)
+            self._pm.release(handle.pid)
 
     def get_instructions(self, opts: dict | None = None) -> str:
         if isinstance(self.instructions, str):

@@ -44,6 +44,18 @@ def build(spec: dict, log: list, where: str):
             def fail(ctx):
                 raise HostFunctionError(spec.get("message", "hook failed"))
             return fail
+        if kind == "sleep":  # logs like record, then holds the call (inside the write lock) for ms
+            def sleep(ctx):
+                import time
+                log.append({"hook": where, "toolName": ctx["toolName"], "workspaceToolName": ctx["workspaceToolName"],
+                            "input": ctx["input"]})
+                ms = spec.get("ms")
+                path = (ctx.get("input") or {}).get("path") if isinstance(ctx.get("input"), dict) else None
+                if isinstance(spec.get("pathMs"), dict) and isinstance(path, str) and path in spec["pathMs"]:
+                    ms = spec["pathMs"][path]  # pathMs: {path: ms} overrides ms for that input.path
+                time.sleep(min(float(ms or 0), 10_000) / 1000)
+                return None
+            return sleep
     else:
         kind = spec["$fn"]
         if kind == "const":

@@ -39,12 +39,15 @@ def sandbox_resolver(spec: dict, root: str, log: list, resolved: list):
     from ..sandbox import LocalSandbox
     from .host_functions import with_host_functions
     options = with_host_functions(spec.get("options") or {}, log, "sandbox")
+    foreground_only = options.pop("foregroundOnly", None) is True  # capability foreground_sandbox
 
     def resolve(ctx):
         request_context = ctx.get("requestContext") or {}
         log.append({"hook": "sandboxResolver", "requestContext": dict(request_context)})
         sandbox = LocalSandbox(**{"workingDirectory": _below(root, request_context, spec.get("workingDirectoryKey")),
                                   **options})
+        if foreground_only:
+            sandbox.processes = None
         resolved.append(sandbox)
         return sandbox
     return resolve

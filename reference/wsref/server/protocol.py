@@ -22,7 +22,8 @@ IMPLEMENTATION = "wsref"
 CAPABILITIES = (
     "filesystem", "local_paths", "symlinks", "file_modes", "empty_dirs", "tilde_home", "media",
     "read_only", "allowed_paths", "tool_config", "tool_hooks", "fs_interface", "posix_errors", "sandbox", "processes",
-    "host_processes", "lifecycle", "bm25", "vector", "skills",
+    "host_processes", "lifecycle", "bm25", "vector", "skills", "native_fs", "agent_loop", "concurrent_calls",
+    "foreground_sandbox", "coding_agent", "mastra_registry",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
@@ -83,11 +84,22 @@ class Session:
         else:
             filesystem = None if fs_config is None else LocalFilesystem(
                 **{"basePath": root, **with_host_functions(fs_config or {}, self.hook_log, "filesystem")})
+        if "native" in workspace:  # capability native_fs: the test provider's walk/grep (native_fs.py)
+            from .native_fs import with_native
+            with_native(filesystem, workspace["native"], self.hook_log)
         if is_host_function(sb_config):
             sandbox = host_providers.sandbox_resolver(sb_config, root, self.hook_log, self.resolved_sandboxes)
         else:
+            options = None if sb_config is None else {k: v for k, v in sb_config.items() if k != "foregroundOnly"}
             sandbox = None if sb_config is None else LocalSandbox(
-                **{"workingDirectory": root, **with_host_functions(sb_config, self.hook_log, "sandbox")})
+                **{"workingDirectory": root, **with_host_functions(options, self.hook_log, "sandbox")})
+            if sb_config is not None and sb_config.get("foregroundOnly") is True:
+                sandbox.processes = None  # capability foreground_sandbox: executeCommand, no process manager
+        if workspace.get("codingAgent") is True:
+            # Capability coding_agent: createCodingAgent()'s default workspace, built where the
+            # process's working directory is the root (its basePath is process.cwd()).
+            filesystem = LocalFilesystem(basePath=root)
+            sandbox = LocalSandbox(workingDirectory=root)
         self.request_context = dict(workspace.get("requestContext") or {})
         self.tool_options = workspace.get("toolOptions")  # createWorkspaceTools' options (grep strict)
         tools_config = with_host_functions(workspace.get("tools"), self.hook_log)
@@ -98,6 +110,9 @@ class Session:
                                    id=workspace.get("id"), name=workspace.get("name"), **search_objects,
                                    **{k: with_host_functions(workspace[k], self.hook_log, k)
                                       for k in WORKSPACE_OPTIONS if k in workspace})
+        if workspace.get("logger") == "record":
+            from .native_fs import RecordingLogger
+            self.workspace.logger = RecordingLogger(self.hook_log)
         self.home = home
         self._tools = None
 
@@ -154,6 +169,14 @@ class Session:
     def fs(self, method: str, args: list) -> dict:
         os.environ["HOME"] = self.home
         fs = self.workspace.filesystem
+        if method in ("walk", "grep") and callable(getattr(fs, method, None)):  # the native_fs provider's
+            given = from_json(list(args))
+            try:
+                if method == "walk":
+                    return result_of(fs.walk(given[0], **(given[1] if len(given) > 1 and given[1] else {})))
+                return result_of(fs.grep(given[0]))
+            except Exception as exc:
+                return error_of(exc)
         if method not in FS_METHODS:
             return {"kind": "error", "message": f"filesystem.{method} is not a function", "code": None,
                     "name": "TypeError"}
@@ -168,6 +191,31 @@ class Session:
             return result_of(getattr(fs, name)(**kwargs))
         except Exception as exc:
             return error_of(exc)
+
+    def agent(self, params: dict) -> dict:
+        """Capability agent_loop: the agent-loop model over this workspace (agent_loop.py)."""
+        from .agent_loop import run_agent
+        os.environ["HOME"] = self.home
+        return run_agent(self, params)
+
+    def group(self, calls: list) -> list:
+        """Capability concurrent_calls: the calls issued together, one thread each; Results in order."""
+        import threading
+        import time
+        results: list = [None] * len(calls)
+
+        def run(i, call):
+            results[i] = self.call(call.get("tool"), call.get("args", {}))
+
+        threads = [threading.Thread(target=run, args=(i, c), daemon=True) for i, c in enumerate(calls)]
+        for t in threads:
+            # Upstream each call runs synchronously up to its first await, in the order given; a
+            # short stagger keeps that order here (the calls still overlap).
+            t.start()
+            time.sleep(0.02)
+        for t in threads:
+            t.join(60)  # the adapter's own timeout ends a hang first
+        return results
 
     def close(self) -> None:
         try:
@@ -273,6 +321,10 @@ WORKSPACE_METHODS = {
     "filesystem.provider": lambda s: _fs(s).provider,
     "sandbox.getInstructions": lambda s: _sandbox(s).get_instructions(),
     "sandbox.setEnv": lambda s, update: _sandbox(s).set_env(update),
+    "mastra.shutdown": lambda s: _mastra_shutdown(s),
+    "mastra.removeWorkspace": lambda s, id, options=None: _mastra_remove(s, id, options),
+    "lsp": lambda s: None,  # wsref has no LSP manager (neither has createCodingAgent()'s default workspace)
+    "sandbox.processes.list": lambda s: [_defined(p) for p in _sandbox(s).processes.list()],
 }
 WORKSPACE_METHODS.update(API_METHODS)  # LocalSandbox as an API: server/api_methods.py
 
@@ -283,6 +335,23 @@ _tool_calls = iter(range(1, 1 << 62))
 def _next_tool_call_id() -> str:
     """The call's toolCallId, numbered per process as the bridge numbers them (wsconf-call-<n>)."""
     return f"wsconf-call-{next(_tool_calls)}"
+
+
+def _mastra_shutdown(s):
+    """Capability mastra_registry: Mastra.shutdown() stops every registered workspace (this one, until removed)."""
+    if not getattr(s, "_unregistered", False):
+        s.workspace.stop()
+    return None
+
+
+def _mastra_remove(s, id, options=None) -> bool:
+    """Mastra.removeWorkspace(id, {destroy}): false for an id not registered; destroy only when asked."""
+    if getattr(s, "_unregistered", False) or id != s.workspace.id:
+        return False
+    if (options or {}).get("destroy"):
+        s.workspace.destroy()
+    s._unregistered = True
+    return True
 
 
 def _no_instance(value):

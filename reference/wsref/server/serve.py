@@ -40,6 +40,10 @@ def serve(stdin=sys.stdin, stdout=sys.stdout) -> None:
             return session.workspace_call(params["method"], params.get("args") or [])
         if op == "retool":
             return session.retool()
+        if op == "agent":
+            return session.agent({k: v for k, v in params.items() if k != "session"})
+        if op == "group":
+            return session.group(params["calls"])
         if op == "hookLog":
             return to_json(session.hook_log)
         if op == "close":

@@ -143,6 +143,10 @@ def execute(args: dict, ctx: ToolContext):
             command, cwd=cwd or None, timeout_ms=timeout_ms,
             on_stdout=(lambda data, pid: on_out(data, {"pid": pid, "toolCallId": call_id})) if on_out else None,
             on_stderr=(lambda data, pid: on_err(data, {"pid": pid, "toolCallId": call_id})) if on_err else None)
+        # The run's abort signal kills it too, unless backgroundProcesses.abortSignal is null/false.
+        bg_abort = ctx.extra.get("abortSignal") if "abortSignal" not in bg else (bg["abortSignal"] or None)
+        if bg_abort is not None:
+            bg_abort.add_listener(handle.kill)
         if on_exit:  # fire and forget, after the process has finished; a failing callback is only logged
             def observe():
                 result = handle.wait()
@@ -160,11 +164,26 @@ def execute(args: dict, ctx: ToolContext):
 
     if not hasattr(sandbox, "execute_command"):
         raise SandboxFeatureNotSupportedError("executeCommand")
+    # In an agent run (spec agent_loop) the output streams to the UI as data chunks while it comes.
+    writer, call_id = ctx.extra.get("writer"), ctx.extra.get("toolCallId")
+
+    def stream(kind):
+        if writer is None:
+            return None
+        return lambda data, pid: writer({"type": f"data-sandbox-{kind}", "data": {"output": data, "toolCallId": call_id}})
+
     try:
-        result = sandbox.execute_command(command, timeout_ms=timeout_ms, cwd=cwd or None)
+        result = sandbox.execute_command(command, timeout_ms=timeout_ms, cwd=cwd or None, on_stdout=stream("stdout"),
+                                         on_stderr=stream("stderr"), abort_signal=ctx.extra.get("abortSignal"))
     except Exception as exc:  # nothing was streamed before a spawn failure
+        if writer is not None:
+            writer({"type": "data-sandbox-exit", "data": {"exitCode": -1, "success": False, "toolCallId": call_id}})
         message = getattr(exc, "message", None) or str(exc)
         return append_terminal_line([], f"Error: {message}")
+    if writer is not None:
+        writer({"type": "data-sandbox-exit", "data": {
+            "exitCode": result["exitCode"], "success": result["success"], "killed": result["killed"],
+            "timedOut": result["timedOut"], "toolCallId": call_id}})
     parts = format_command_output(truncate_output(result["stdout"], tail, token_limit),
                                   truncate_output(result["stderr"], tail, token_limit))
     if not result["success"]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import os
 
-from ..errors import DirectoryNotFoundError, FileNotFoundError_
+from ..errors import DirectoryNotFoundError, FileNotFoundError_, UnsupportedGrepPatternError
 from ..filesystem.fs_utils import is_text_file
 from ..filesystem.local_filesystem import LocalFilesystem, decode
 from ..gitignore import load_gitignore
@@ -95,6 +95,24 @@ def _sorted_entries(entries: list[dict]) -> list[dict]:
     return sorted(entries, key=lambda e: os.fsencode(e["name"]))
 
 
+def _native_grep(ctx: ToolContext, fs, native_grep, options: dict, search_path: str):
+    """A provider's native grep(); on a throw, None (the host-side search runs) and the log line."""
+    try:
+        return native_grep({k: v for k, v in options.items() if v is not None})
+    except Exception as error:  # noqa: BLE001 - any failure falls back to the host-side search
+        logger = getattr(ctx.workspace, "logger", None)
+        provider = getattr(fs, "provider", "")
+        if logger is None:
+            return None
+        if isinstance(error, UnsupportedGrepPatternError):
+            logger.info(f'Native grep on "{provider}" filesystem does not support pattern "{options["pattern"]}"; '
+                        "falling back to host-side search")
+        else:
+            logger.warn(f'Native grep failed on "{provider}" filesystem; falling back to host-side search for '
+                        f'"{search_path}"', {"error": getattr(error, "message", None) or str(error)})
+        return None
+
+
 def create_grep_tool(strict: bool = False) -> Tool:
     """createGrepTool({strict}): strict makes any read failure throw instead of being counted."""
 
@@ -137,6 +155,7 @@ def create_grep_tool(strict: bool = False) -> Tool:
         normalized_context = max(0, math.floor(context_lines))
 
         file_paths: list[tuple[str, str | None, str | None]] = []  # (path, directory, name)
+        native_results = None  # a provider's native grep() results, when it has one and it answered
         normalized_search = search_path[:-1] if search_path.endswith("/") else search_path
         if not (normalized_search == ".git" or normalized_search.endswith("/.git")):
             try:
@@ -146,7 +165,13 @@ def create_grep_tool(strict: bool = False) -> Tool:
                         file_paths = [(search_path, None, None)]
                     else:
                         skipped_extension += 1
-                else:
+                native_grep = getattr(fs, "grep", None)
+                if stat.type != "file" and callable(native_grep):
+                    native_results = _native_grep(ctx, fs, native_grep, {
+                        "pattern": pattern, "path": search_path, "caseSensitive": case_sensitive,
+                        "includeHidden": include_hidden, "maxCountPerFile": max_count,
+                        "maxTotalMatches": GLOBAL_CAP, "contextLines": normalized_context}, search_path)
+                if stat.type != "file" and native_results is None:
                     entries_by_dir: dict[str, list[dict]] = {}
                     frontier = [search_path]
                     while frontier:
@@ -212,7 +237,9 @@ def create_grep_tool(strict: bool = False) -> Tool:
         truncated = False
         emitted_hunk = False
 
-        def emit_file(path: str, matches: list[tuple[int, int]], lines: list[str]) -> None:
+        def emit_file(path: str, matches: list[tuple[int, int]], get_line) -> None:
+            """Shared by the native results and the host-side search, as upstream; get_line(i) is
+            the text (UTF-16 units) of a 0-based line index, or None when it is unavailable."""
             nonlocal emitted_hunk
 
             def cut(line: str) -> str:
@@ -235,15 +262,57 @@ def create_grep_tool(strict: bool = False) -> Tool:
                     if emitted_hunk:
                         rows.append("--")
                     emitted_hunk = True
-                    for i in range(start, min(end, len(lines) - 1) + 1):
+                    for i in range(start, end + 1):
+                        line = get_line(i)
+                        if line is None:
+                            continue
                         column = by_line.get(i)
                         if column is not None:
-                            rows.append(f"{path}:{i + 1}:{column + 1}: {cut(lines[i])}")
+                            rows.append(f"{path}:{i + 1}:{column + 1}: {cut(line)}")
                         else:
-                            rows.append(f"{path}:{i + 1}- {from_units(to_units(lines[i]))}")
+                            rows.append(f"{path}:{i + 1}- {from_units(to_units(line))}")
             else:
                 for line_index, column in matches:
-                    rows.append(f"{path}:{line_index + 1}:{column + 1}: {cut(lines[line_index])}")
+                    line = get_line(line_index)
+                    rows.append(f"{path}:{line_index + 1}:{column + 1}: {cut('' if line is None else line)}")
+
+        for result in native_results or []:
+            if truncated:
+                break
+            rel = _strip_dot_slash(result["path"])
+            segments = rel.split("/")
+            if ".git" in segments:
+                continue
+            if not include_hidden and any(seg.startswith(".") for seg in segments):
+                continue
+            if not is_text(segments[-1]):
+                continue
+            full = f"{search_path}{rel}" if search_path.endswith("/") else f"{search_path}/{rel}"
+            if ignore and ignore(_strip_dot_slash(full)):
+                continue
+            if glob_matcher and not glob_matcher(full):
+                continue
+            line_text: dict[int, str] = {}
+            matches = []
+            file_count = 0
+            for match in result["matches"]:
+                line_index = match["line"] - 1
+                line_text[line_index] = match["text"]  # emit_file measures and cuts in UTF-16 units
+                before = match.get("before") or []
+                for i, text in enumerate(before):
+                    line_text[line_index - len(before) + i] = text
+                for i, text in enumerate(match.get("after") or []):
+                    line_text[line_index + 1 + i] = text
+                files_with_matches.add(full)
+                matches.append((line_index, match["column"]))
+                total += 1
+                file_count += 1
+                if max_count is not None and file_count >= max_count:
+                    break
+                if total >= GLOBAL_CAP:
+                    truncated = True
+                    break
+            emit_file(full, matches, line_text.get)
 
         # LocalFilesystem's own files are read with containment decided once per directory; any
         # other provider (or a file the reader leaves to it) goes through read_file.
@@ -289,7 +358,8 @@ def create_grep_tool(strict: bool = False) -> Tool:
                         truncated = True
                         break
                 if matches:
-                    emit_file(path, matches, content.split("\n"))
+                    lines = content.split("\n")
+                    emit_file(path, matches, lambda i, lines=lines: lines[i] if 0 <= i < len(lines) else None)
 
         parts = [f"{total} match{'es' if total != 1 else ''}",
                  f"across {len(files_with_matches)} file{'s' if len(files_with_matches) != 1 else ''}"]

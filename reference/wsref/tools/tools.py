@@ -123,6 +123,7 @@ class BoundTool:
                  request_context: dict, settings: dict | None = None, target: str | None = None):
         self.target = target  # "filesystem" / "sandbox": resolved per call when it is a resolver
         self.tool_call_id = None  # the agent's id for the call in progress (set by the caller)
+        self.agent_context: dict = {}  # in an agent run: the stream's writer and the run's abortSignal
         self.request_context = request_context
         self.settings = settings or {}
         self.name = name
@@ -182,6 +183,7 @@ class BoundTool:
         fs = workspace.filesystem
         ctx = ToolContext(workspace)
         ctx.extra["toolCallId"] = self.tool_call_id
+        ctx.extra.update(self.agent_context)
         if mode is None or fs is None:
             return self._validated(args, ctx)
         scope = read_scope(fs)
@@ -214,6 +216,10 @@ class BoundTool:
         checked = validate_input(self.tool, args)
         if isinstance(checked, dict) and checked.get("error") is True:
             return checked
+        writer = ctx.extra.get("writer")
+        if writer is not None:  # emitWorkspaceMetadata: every tool's first act, under its own id
+            writer({"type": "data-workspace-metadata", "data": {"toolName": self.tool.id,
+                                                                "toolCallId": ctx.extra.get("toolCallId")}})
         return self.tool.execute(checked, ctx)
 
     def to_model_output(self, output):

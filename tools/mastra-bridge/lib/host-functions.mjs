@@ -32,6 +32,17 @@ export function hostFunction(spec, session, where) {
         throw new Error(spec.message ?? 'hook failed');
       };
     }
+    if (kind === 'sleep') {
+      // Logs like `record`, then holds the call for `ms` milliseconds (inside the write lock).
+      return async ctx => {
+        session.hookLog.push({ hook: where, toolName: ctx.toolName, workspaceToolName: ctx.workspaceToolName, input: ctx.input });
+        // pathMs: {path: ms} overrides ms for a call whose input.path is that string.
+        const ms = isPlainObject(spec.pathMs) && typeof ctx.input?.path === 'string' && Object.hasOwn(spec.pathMs, ctx.input.path)
+          ? spec.pathMs[ctx.input.path] : spec.ms;
+        await new Promise(resolve => setTimeout(resolve, Math.min(Number(ms) || 0, 10000)));
+        return undefined;
+      };
+    }
   } else {
     if (kind === 'const') return () => spec.value;
     if (kind === 'contextEquals') return ({ requestContext }) => contextValue(requestContext, spec.key) === spec.value;

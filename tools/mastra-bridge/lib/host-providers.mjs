@@ -37,10 +37,16 @@ export function filesystemResolver(spec, session, LocalFilesystem) {
 export function sandboxResolver(spec, session, LocalSandbox) {
   return ({ requestContext }) => {
     session.hookLog.push({ hook: 'sandboxResolver', requestContext: plainContext(requestContext) });
+    const { foregroundOnly, ...options } = spec.options ?? {};
     const sandbox = new LocalSandbox({
       workingDirectory: below(session.root, requestContext, spec.workingDirectoryKey),
-      ...(spec.options ?? {}),
+      ...options,
     });
+    // foregroundOnly (capability foreground_sandbox): no process manager; close hands it back.
+    if (foregroundOnly === true) {
+      sandbox.wsconfProcesses = sandbox.processes;
+      sandbox.processes = undefined;
+    }
     session.resolvedSandboxes.push(sandbox);
     return sandbox;
   };

@@ -5,10 +5,13 @@
 import { Workspace, LocalSandbox, LocalSkillSource, createWorkspaceTools, createSkillTools } from '@mastra/core/workspace';
 import { standardSchemaToJSONSchema, isStandardSchemaWithJSON, toStandardSchema } from '@mastra/core/schema';
 import { RequestContext } from '@mastra/core/request-context';
+import { Mastra } from '@mastra/core/mastra';
 import { makeCoreTool } from '@mastra/core/utils';
 import * as HostSearch from './host-search.mjs';
 import { hostFunction, isHostFunction, withHostFunctions } from './host-functions.mjs';
 import { log } from './log.mjs';
+import { withNative, recordingLogger } from './native-fs.mjs';
+import { runAgent } from './agent.mjs';
 import { upload, clear } from './mirror.mjs';
 import { provider } from './provider.mjs';
 import { Fault, isPlainObject, needString, toWire, fromWire, errorResult, valueResult } from './wire.mjs';
@@ -67,13 +70,26 @@ export async function opOpen(params) {
       // The selected provider's filesystem on root; an object store's comes with root's mirror.
       ({ filesystem, mirror: pending.mirror } = provider.filesystem({ root, options: fsOpts, session: pending }));
     }
+    // Capability native_fs: the optional walk()/grep() methods (lib/native-fs.mjs).
+    if (ws.native !== undefined) {
+      if (!filesystem) throw new Fault('workspace.native needs a filesystem');
+      withNative(filesystem, ws.native, pending);
+    }
 
     let sandbox;
     if (isHostFunction(ws.sandbox)) {
       sandbox = hostFunction(ws.sandbox, pending, 'sandbox'); // a resolver
     } else if (ws.sandbox !== undefined && ws.sandbox !== null) {
       if (!isPlainObject(ws.sandbox)) throw new Fault('workspace.sandbox must be an object or null');
-      sandbox = new LocalSandbox({ workingDirectory: root, ...withHostFunctions(ws.sandbox, pending, 'sandbox') });
+      const { foregroundOnly, ...sandboxOptions } = ws.sandbox;
+      sandbox = new LocalSandbox({ workingDirectory: root, ...withHostFunctions(sandboxOptions, pending, 'sandbox') });
+      // Capability foreground_sandbox: a sandbox with executeCommand and no process manager
+      // (executeCommand keeps the manager it was built with).
+      // destroy() lists the manager's processes, so close() hands it back first.
+      if (foregroundOnly === true) {
+        pending.foregroundOnly = { sandbox, processes: sandbox.processes };
+        sandbox.processes = undefined;
+      }
     }
 
     if (ws.tools !== undefined && ws.tools !== null && !isPlainObject(ws.tools)) {
@@ -106,8 +122,26 @@ export async function opOpen(params) {
     if (Array.isArray(ws.bm25?.tokenize?.stopwords)) {
       config.bm25 = { ...ws.bm25, tokenize: { ...ws.bm25.tokenize, stopwords: new Set(ws.bm25.tokenize.stopwords) } };
     }
-    workspace = new Workspace(config);
+    if (ws.codingAgent === true) {
+      // Capability coding_agent: the workspace createCodingAgent() builds by default, with the
+      // process's working directory set to root while it is built (its basePath is process.cwd()).
+      const { createCodingAgent } = await import('@mastra/core/coding-agent');
+      const previous = process.cwd();
+      process.chdir(root);
+      try {
+        const agent = createCodingAgent({ id: 'wsconf-coding', name: 'wsconf-coding', instructions: 'wsconf', model: 'openai/gpt-5' });
+        workspace = await agent.getWorkspace({ requestContext: new RequestContext() });
+      } finally {
+        process.chdir(previous);
+      }
+    } else {
+      workspace = new Workspace(config);
+    }
     pending.workspace = workspace;
+    if (ws.logger !== undefined) {
+      if (ws.logger !== 'record') throw new Fault('workspace.logger must be "record"');
+      workspace.__setLogger(recordingLogger(pending));
+    }
     // One tool set per session: like one agent run, the read tracker and write lock are shared by
     // every call of the session (until a `retool`).
     tools = await buildTools(pending);
@@ -211,6 +245,11 @@ export async function opWorkspace(params) {
   setHome(session);
   let owner = null;
   let target = session.workspace;
+  if (path[0] === 'mastra') {
+    // Capability mastra_registry: a Mastra instance the workspace is registered with (built on first use).
+    session.mastra ??= new Mastra({ workspace: session.workspace, logger: false });
+    target = { mastra: session.mastra };
+  }
   for (const part of path) {
     if (target === null || target === undefined) throw new Fault(`workspace has no ${path.join('.')}`);
     owner = target;
@@ -246,8 +285,12 @@ export async function opHookLog(params) {
 
 async function destroySession(session) {
   sessions.delete(session.id);
+  if (session.foregroundOnly) session.foregroundOnly.sandbox.processes = session.foregroundOnly.processes;
   await session.workspace.destroy();
-  for (const sandbox of session.resolvedSandboxes ?? []) await sandbox.destroy().catch(() => {});
+  for (const sandbox of session.resolvedSandboxes ?? []) {
+    if (sandbox.wsconfProcesses) sandbox.processes = sandbox.wsconfProcesses;
+    await sandbox.destroy().catch(() => {});
+  }
   if (session.mirror) await clear(session.mirror);
 }
 
@@ -269,4 +312,19 @@ export async function destroyAll() {
       log(`destroying session ${session.id} failed:`, err?.stack ?? err);
     }
   }
+}
+
+// Capability agent_loop: a real Agent over the session's workspace with a scripted model (lib/agent.mjs).
+export async function opAgent(params) {
+  const session = getSession(params);
+  setHome(session);
+  return runAgent(session, params);
+}
+
+// Capability concurrent_calls: several `call`s issued together; each answer is a Result, in order.
+export async function opGroup(params) {
+  const calls = params.calls;
+  if (!Array.isArray(calls) || calls.length === 0) throw new Fault('params.calls must be a non-empty list of {tool, args}');
+  const session = getSession(params);
+  return Promise.all(calls.map(call => opCall({ session: session.id, tool: call?.tool, args: call?.args })));
 }

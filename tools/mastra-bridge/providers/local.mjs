@@ -37,6 +37,12 @@ export const capabilities = [
   'bm25',
   'vector',
   'skills',
+  'native_fs',
+  'agent_loop',
+  'concurrent_calls',
+  'foreground_sandbox',
+  'coding_agent',
+  'mastra_registry',
   ...(AST_EDIT ? ['ast_edit'] : []),
   // bwrap isolation can only be checked where bwrap is installed; where it is not, the refusal can.
   ...(bwrapInstalled() ? ['isolation_bwrap'] : ['bwrap_absent']),

@@ -1,0 +1,185 @@
+"""Capability `agent_loop`: a small model of the documented parts of Mastra's agent loop.
+
+What the bridge's lib/agent.mjs shows of a real Agent with a scripted model, for the turns a case
+scripts (spec/protocol.md `agent`): the system messages (the agent's instructions, then the
+workspace's), the stream's chunks, what each model call is shown of the previous tool results,
+the message list's tool invocations, the agent-level hooks, the approval flow and the abort
+signal. Modelled, not ported: the calls of one turn run one after another here (upstream runs them
+concurrently, so the cases give each turn one call), and only the chunk types the cases see exist.
+"""
+from __future__ import annotations
+
+import threading
+
+from ..sandbox.abort import AbortSignal
+from ..utils import resolve_dynamic
+from ..validation import validate_input
+from .wire import to_json
+
+INSTRUCTIONS = "You are the wsconf test agent."
+DECLINED = "Tool call was not approved by the user"
+
+
+class AgentParamsError(ValueError):
+    """Bad `agent` params: a fault, not a result."""
+
+
+def _check(params: dict) -> None:
+    turns = params.get("turns")
+    if not isinstance(turns, list) or not turns:
+        raise AgentParamsError("params.turns must be a non-empty list")
+    for i, turn in enumerate(turns):
+        if not isinstance(turn, dict) or set(turn) - {"calls", "text"}:
+            raise AgentParamsError(f"params.turns[{i}] must be an object {{calls?, text?}}")
+    approvals = params.get("approvals", [])
+    if not isinstance(approvals, list) or any(not isinstance(a, bool) for a in approvals):
+        raise AgentParamsError("params.approvals must be a list of booleans")
+
+
+def _message(exc: BaseException) -> str:
+    return getattr(exc, "message", None) or str(exc)
+
+
+def _shown(bound, output) -> dict:
+    """What the model is shown of a result: toModelOutput's, else text for a string, JSON otherwise."""
+    model = bound.to_model_output(output)
+    if model is not None:
+        return model
+    return {"type": "text", "value": output} if isinstance(output, str) else {"type": "json", "value": to_json(output)}
+
+
+def _needs_approval(bound, args, session) -> bool:
+    value = bound.settings.get("requireApproval", False)
+    if callable(value):  # a function of the call, evaluated when the loop reaches it
+        return resolve_dynamic(value, {"args": args, "requestContext": session.request_context,
+                                       "workspace": session.workspace}, True)
+    return value is True
+
+
+def run_agent(session, params: dict) -> dict:
+    _check(params)
+    hook_log = session.hook_log
+    record_hooks = params.get("hooks") is True
+    approvals = list(params.get("approvals", []))
+    tools = session._build_tools()  # the agent builds its own tool set: a fresh tracker and lock
+    signal = AbortSignal()
+    timer = None
+    if params.get("abortAfterMs") is not None:
+        timer = threading.Timer(params["abortAfterMs"] / 1000, signal.abort)
+        timer.daemon = True
+        timer.start()
+
+    chunks: list[dict] = []
+    chunks_lock = threading.Lock()
+
+    def write(chunk: dict) -> None:
+        view = {"type": chunk["type"]}
+        data = chunk.get("data") or {}
+        if "toolName" in data:
+            view["toolName"] = data["toolName"]
+        if "toolCallId" in data:
+            view["toolCallId"] = data["toolCallId"]
+        if chunk["type"] != "data-workspace-metadata":
+            view["data"] = to_json(data)
+        with chunks_lock:
+            chunks.append(view)
+
+    instructions = session.workspace.get_instructions_async({"requestContext": session.request_context})
+    system = [INSTRUCTIONS] + ([instructions] if instructions else [])
+    shown: list[list[dict]] = []
+    invocations: list[dict] = []
+    model_calls = 0
+    previous: list[dict] = []
+    try:
+        for n, turn in enumerate(params["turns"], start=1):
+            if signal.aborted:
+                break
+            model_calls += 1
+            if n > 1:
+                shown.append(previous)
+            previous = []
+            if "text" in turn:
+                chunks.append({"type": "text-delta", "text": turn["text"]})
+            calls = turn.get("calls") or []
+            if not calls:
+                break  # finishReason "stop": the run ends
+            for i, call in enumerate(calls, start=1):
+                tool_call_id = f"call-{n}-{i}"
+                name, args = call["tool"], call.get("args", {})
+                bound = tools[name]
+                chunks.append({"type": "tool-call", "toolCallId": tool_call_id, "toolName": name, "args": to_json(args)})
+                if _needs_approval(bound, args, session):
+                    chunks.append({"type": "tool-call-approval", "toolCallId": tool_call_id, "toolName": name,
+                                   "args": to_json(args)})
+                    if not approvals:  # no answer scripted: the run stays suspended here
+                        invocations.append({"toolCallId": tool_call_id, "toolName": name, "state": "input-available"})
+                        return _value(system, chunks, shown, invocations, model_calls)
+                    approved = approvals.pop(0)
+                    chunks.append({"type": "wsconf-approve" if approved else "wsconf-decline", "toolCallId": tool_call_id})
+                    if not approved:
+                        chunks.append({"type": "tool-output-denied", "toolName": name, "toolCallId": tool_call_id})
+                        invocations.append({"toolCallId": tool_call_id, "toolName": name, "state": "output-available",
+                                            "output": DECLINED})
+                        previous.append({"toolCallId": tool_call_id, "toolName": name,
+                                         "output": {"type": "text", "value": DECLINED}})
+                        continue
+                outcome = _execute(bound, name, args, tool_call_id, write, signal, hook_log, record_hooks)
+                if "error" in outcome:
+                    message = outcome["error"]
+                    chunks.append({"type": "tool-error", "toolCallId": tool_call_id, "toolName": name, "error": message})
+                    invocations.append({"toolCallId": tool_call_id, "toolName": name, "state": "output-error",
+                                        "errorText": message})
+                    previous.append({"toolCallId": tool_call_id, "toolName": name,
+                                     "output": {"type": "error-text", "value": message}})
+                    continue
+                output = outcome["output"]
+                result_chunk = {"type": "tool-result", "toolCallId": tool_call_id, "toolName": name,
+                                "result": to_json(output)}
+                chunks.append(result_chunk)
+                invocations.append({"toolCallId": tool_call_id, "toolName": name, "state": "output-available",
+                                    "output": to_json(output)})
+                previous.append({"toolCallId": tool_call_id, "toolName": name, "output": _shown(bound, output)})
+                if signal.aborted:  # the result chunk comes twice, then the abort chunk ends the stream
+                    chunks.append(dict(result_chunk))
+                    chunks.append({"type": "abort"})
+                    return _value(system, chunks, shown, invocations, model_calls)
+        else:
+            # Past the scripted turns the model answers with nothing and the run stops.
+            if not signal.aborted:
+                model_calls += 1
+                shown.append(previous)
+    finally:
+        if timer is not None:
+            timer.cancel()
+    return _value(system, chunks, shown, invocations, model_calls)
+
+
+def _execute(bound, name, args, tool_call_id, write, signal, hook_log, record_hooks) -> dict:
+    """The agent's tool builder: agent beforeToolCall, validation, the workspace tool, agent afterToolCall."""
+    if record_hooks:
+        hook_log.append({"hook": "agent.beforeToolCall", "toolName": name, "input": to_json(args)})
+    checked = validate_input(bound.tool, args)
+    try:
+        if isinstance(checked, dict) and checked.get("error") is True:
+            output = checked  # the model is handed the validation result; nothing runs
+        else:
+            bound.tool_call_id = tool_call_id
+            bound.agent_context = {"writer": write, "abortSignal": signal}
+            try:
+                output = bound.execute(checked)
+            finally:
+                bound.agent_context = {}
+    except Exception as exc:  # noqa: BLE001 - a thrown error becomes a tool-error chunk
+        if record_hooks:
+            hook_log.append({"hook": "agent.afterToolCall", "toolName": name, "input": to_json(args), "output": None,
+                             "error": _message(exc)})
+        return {"error": _message(exc)}
+    if record_hooks:
+        hook_log.append({"hook": "agent.afterToolCall", "toolName": name, "input": to_json(args),
+                         "output": to_json(output), "error": None})
+    return {"output": output}
+
+
+def _value(system, chunks, shown, invocations, model_calls) -> dict:
+    return {"kind": "value", "model": None, "value": {
+        "system": system, "chunks": chunks, "shown": shown, "invocations": invocations, "modelCalls": model_calls}}

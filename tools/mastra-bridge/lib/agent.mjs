@@ -1,0 +1,193 @@
+// Capability `agent_loop` (spec/protocol.md, "Agent runs"): a real Agent over the session's
+// workspace, driven by a scripted model (@mastra/core's MastraLanguageModelV2Mock), so a case sees
+// what only an agent run shows: the stream's chunks, the message list, the system message, what
+// the model is shown of each tool result, the agent-level hooks and the approval flow.
+
+import { Agent } from '@mastra/core/agent';
+import { Mastra } from '@mastra/core/mastra';
+import { InMemoryStore } from '@mastra/core/storage';
+import { RequestContext } from '@mastra/core/request-context';
+import { MastraLanguageModelV2Mock } from '@mastra/core/test-utils/llm-mock';
+import { Fault, isPlainObject, toWire } from './wire.mjs';
+
+export const INSTRUCTIONS = 'You are the wsconf test agent.';
+const USAGE = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+// Chunks that only frame the run (ids, timings, usage): left out of the result.
+const FRAMING = new Set(['start', 'step-start', 'step-finish', 'finish', 'text-start', 'text-end', 'raw', 'response-metadata',
+  'reasoning-start', 'reasoning-end']);
+
+function checkTurns(turns) {
+  if (!Array.isArray(turns) || turns.length === 0) throw new Fault('params.turns must be a non-empty list');
+  for (const [i, turn] of turns.entries()) {
+    if (!isPlainObject(turn)) throw new Fault(`params.turns[${i}] must be an object {calls?, text?}`);
+    for (const key of Object.keys(turn)) if (key !== 'calls' && key !== 'text') throw new Fault(`params.turns[${i}]: unknown key ${key}`);
+    if (turn.calls !== undefined && (!Array.isArray(turn.calls) || turn.calls.some(c => !isPlainObject(c) || typeof c.tool !== 'string'))) {
+      throw new Fault(`params.turns[${i}].calls must be a list of {tool, args}`);
+    }
+  }
+}
+
+/** The scripted model: model call n streams turn n (its tool calls, then its text). */
+function scriptedModel(turns, prompts) {
+  let n = 0;
+  return new MastraLanguageModelV2Mock({
+    doStream: async options => {
+      prompts.push(options.prompt);
+      const turn = turns[n] ?? { text: '' };
+      n++;
+      const parts = [{ type: 'stream-start', warnings: [] }];
+      const calls = turn.calls ?? [];
+      if (turn.text !== undefined) {
+        parts.push({ type: 'text-start', id: `text-${n}` }, { type: 'text-delta', id: `text-${n}`, delta: turn.text },
+          { type: 'text-end', id: `text-${n}` });
+      }
+      calls.forEach((call, i) => parts.push({
+        type: 'tool-call', toolCallId: `call-${n}-${i + 1}`, toolName: call.tool, input: JSON.stringify(call.args ?? {}),
+      }));
+      parts.push({ type: 'finish', finishReason: calls.length ? 'tool-calls' : 'stop', usage: USAGE });
+      return {
+        stream: new ReadableStream({ start(c) { for (const p of parts) c.enqueue(p); c.close(); } }),
+        rawCall: { rawPrompt: null, rawSettings: {} },
+      };
+    },
+  });
+}
+
+function errorMessage(error) {
+  if (error === undefined || error === null) return null;
+  return String(error.message ?? error);
+}
+
+/** One chunk as a case sees it: its type and the parts that do not vary between runs. */
+function chunkView(chunk) {
+  const p = chunk.payload ?? {};
+  switch (chunk.type) {
+    case 'tool-call': return { type: chunk.type, toolCallId: p.toolCallId, toolName: p.toolName, args: p.args };
+    case 'tool-result': return { type: chunk.type, toolCallId: p.toolCallId, toolName: p.toolName, result: p.result };
+    case 'tool-error': return { type: chunk.type, toolCallId: p.toolCallId, toolName: p.toolName, error: errorMessage(p.error) };
+    case 'tool-call-approval': return { type: chunk.type, toolCallId: p.toolCallId, toolName: p.toolName, args: p.args };
+    case 'text-delta': return { type: chunk.type, text: p.text };
+    default: {
+      const view = { type: chunk.type };
+      const data = chunk.data ?? p;
+      if (data?.toolName !== undefined) view.toolName = data.toolName;
+      if (data?.toolCallId !== undefined) view.toolCallId = data.toolCallId;
+      if (chunk.type === 'data-workspace-metadata') return view; // the rest is ids and timestamps
+      if (chunk.type.startsWith('data-') || chunk.type === 'tool-output') {
+        // Timings vary between runs; the rest is the chunk's data as the UI gets it.
+        const { timestamp, executionTimeMs, ...rest } = data ?? {};
+        view.data = rest;
+      }
+      if (chunk.type === 'error') view.error = errorMessage(p.error ?? chunk.error);
+      return view;
+    }
+  }
+}
+
+/** The tool results model call n (n >= 1) was shown: the tool messages after its last assistant message. */
+function shown(prompt) {
+  const out = [];
+  let i = prompt.length;
+  while (i > 0 && prompt[i - 1].role === 'tool') i--;
+  for (const message of prompt.slice(i)) {
+    for (const part of message.content) {
+      if (part.type === 'tool-result') out.push({ toolCallId: part.toolCallId, toolName: part.toolName, output: part.output });
+    }
+  }
+  return out;
+}
+
+/** Each tool invocation of the message list (AI SDK v5 UI parts), once, in order: its state and output or errorText. */
+function invocations(messageList) {
+  const byId = new Map();
+  for (const message of messageList.get.all.aiV5.ui()) {
+    for (const part of message.parts ?? []) {
+      if (typeof part.type !== 'string' || !part.type.startsWith('tool-') || part.toolCallId === undefined) continue;
+      const view = { toolCallId: part.toolCallId, toolName: part.type.slice(5), state: part.state };
+      if (part.output !== undefined) view.output = part.output;
+      if (part.errorText !== undefined) view.errorText = part.errorText;
+      byId.set(part.toolCallId, view);
+    }
+  }
+  return [...byId.values()];
+}
+
+function recordingHooks(session) {
+  return {
+    beforeToolCall: ctx => {
+      session.hookLog.push(toWire({ hook: 'agent.beforeToolCall', toolName: ctx.toolName, input: ctx.input }));
+    },
+    afterToolCall: ctx => {
+      session.hookLog.push(toWire({
+        hook: 'agent.afterToolCall', toolName: ctx.toolName, input: ctx.input,
+        output: ctx.output === undefined ? null : ctx.output, error: errorMessage(ctx.error),
+      }));
+    },
+  };
+}
+
+/**
+ * params: {turns: [{calls?: [{tool, args}], text?}], prompt?, hooks?: true, approvals?: [bool ...],
+ * abortAfterMs?}. result: a value Result {system, chunks, shown, invocations, text}.
+ */
+export async function runAgent(session, params) {
+  const turns = params.turns;
+  checkTurns(turns);
+  const approvals = params.approvals ?? [];
+  if (!Array.isArray(approvals) || approvals.some(a => typeof a !== 'boolean')) throw new Fault('params.approvals must be a list of booleans');
+  const prompts = [];
+  const agent0 = new Agent({
+    id: 'wsconf-agent', name: 'wsconf-agent', instructions: INSTRUCTIONS,
+    model: scriptedModel(turns, prompts), workspace: session.workspace,
+    ...(params.hooks ? { hooks: recordingHooks(session) } : {}),
+  });
+  // A Mastra instance with in-memory storage: an approval suspends the run, and resuming it
+  // loads the run's snapshot from storage.
+  const mastra = new Mastra({ agents: { wsconf: agent0 }, storage: new InMemoryStore(), logger: false });
+  const agent = mastra.getAgent('wsconf');
+  const controller = new AbortController();
+  let timer;
+  if (params.abortAfterMs !== undefined) {
+    if (typeof params.abortAfterMs !== 'number') throw new Fault('params.abortAfterMs must be a number');
+    timer = setTimeout(() => controller.abort(), params.abortAfterMs);
+  }
+  const chunks = [];
+  let output;
+  try {
+    output = await agent.stream(params.prompt ?? 'go', {
+      maxSteps: turns.length + 1,
+      requestContext: new RequestContext(Object.entries(session.requestContext ?? {})),
+      abortSignal: controller.signal,
+    });
+    let pending = [];
+    for await (const chunk of output.fullStream) {
+      if (chunk.type === 'tool-call-approval') pending.push(chunk.payload.toolCallId);
+      if (!FRAMING.has(chunk.type)) chunks.push(chunkView(chunk));
+    }
+    let answered = 0;
+    while (pending.length) {
+      const toolCallId = pending.shift();
+      if (answered >= approvals.length) break; // no answer scripted: the run stays suspended
+      const approve = approvals[answered++];
+      chunks.push({ type: approve ? 'wsconf-approve' : 'wsconf-decline', toolCallId });
+      output = approve
+        ? await agent.approveToolCall({ runId: output.runId, toolCallId })
+        : await agent.declineToolCall({ runId: output.runId, toolCallId });
+      for await (const chunk of output.fullStream) {
+        if (chunk.type === 'tool-call-approval') pending.push(chunk.payload.toolCallId);
+        if (!FRAMING.has(chunk.type)) chunks.push(chunkView(chunk));
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  const system = (prompts[0] ?? []).filter(m => m.role === 'system').map(m => m.content);
+  const value = {
+    system,
+    chunks,
+    shown: prompts.slice(1).map(shown),
+    invocations: invocations(output.messageList),
+    modelCalls: prompts.length,
+  };
+  return { kind: 'value', value: toWire(value), model: null };
+}
