@@ -91,7 +91,10 @@ def write(report: Path, results_dir: Path, modules: list[str], spec_root: Path, 
              "project's unit tests. A mutant is killed when one of those cases fails or errors, or when it "
              "hangs past its deadline (timeout). Survivors are judged in `tools/mutation/verdicts.yaml`: "
              "equivalent (no case can tell), or a gap (a behaviour the spec does not pin).", "",
-             "Score = (killed + timeout) / (killed + timeout + survived), over the non-equivalent mutants.", ""]
+             "Score = (killed + timeout) / (killed + timeout + survived), over the non-equivalent mutants. "
+             "A mutant's deadline is 10 s plus three times the baseline durations of its cases; on a heavily "
+             "loaded machine a timeout can be a slow run rather than a hang (these numbers were taken at a load "
+             "of about 20 on 2 cores).", ""]
     if totals:
         lines += [f"**Measured modules: {len(rows)}; score {_fmt(totals['score'])}** "
                   f"({totals['killed'] + totals['timeout']} killed of {totals['killed'] + totals['timeout'] + totals['survived']}"
