@@ -71,7 +71,9 @@ def main(argv=None) -> int:
                 print("bubblewrap (bwrap) is not installed: install it, or pass --no-sandbox", file=sys.stderr)
                 return 2
             cmd = [bwrap, "--ro-bind", "/", "/", "--tmpfs", "/tmp", "--dev", "/dev", "--proc", "/proc",
-                   "--unshare-pid", "--die-with-parent"]
+                   "--unshare-pid", "--die-with-parent",
+                   # a checkout (or its venv) under /tmp would be hidden by the private /tmp
+                   "--ro-bind", str(engine.REPO), str(engine.REPO), "--ro-bind", sys.prefix, sys.prefix]
             for ro in {args.spec.resolve(), args.verdicts.resolve().parent}:
                 cmd += ["--ro-bind", str(ro), str(ro)]
             # the sandbox is read-only: compile the sources first, or every re-import compiles them again

@@ -47,12 +47,16 @@ class WriteLock:
             except BaseException as exc:  # noqa: BLE001 - handed to the caller
                 outcome["error"] = exc
             finally:
+                outcome["seconds"] = time.monotonic() - started
                 done.set()
 
         worker = threading.Thread(target=work, daemon=True)
+        started = time.monotonic()
         try:
             worker.start()
-            if not done.wait(self.timeout_ms / 1000):
+            # A run that took longer than the timeout lost the race even when this thread woke late
+            # (a short timer on a busy machine): the outcome must not depend on the scheduler.
+            if not done.wait(self.timeout_ms / 1000) or outcome["seconds"] * 1000 > self.timeout_ms:
                 raise WriteLockTimeout(f'write-lock timeout on "{key}" after {js_number(self.timeout_ms)}ms')
         finally:
             lock.release()
