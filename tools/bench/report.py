@@ -60,8 +60,10 @@ def document(data: dict, workloads_table: str, command: str) -> str:
             continue
         limit = 0.5 if name == "grep_regex" else 0.25
         r = _ratio(s, "ref_in", "up_in")
+        over_floor = _ratio(s, "ref_in", "pyfloor")
         why = (f"Python's read floor on this tree (walk, lstat and read every file, no decoding, no regex) is "
-               f"{_s(floor_py[name])}; wsref takes {_s(ref[name])}")
+               f"{_s(floor_py[name])}; wsref takes {_s(ref[name])}"
+               + (f", {over_floor:.1f}x that floor" if over_floor else ""))
         if name == "grep_regex":
             why += ("; a pattern with no literal to look for (only `-`) is searched in every file: RE2's DFA answers "
                     "whether a file can match, Python's `re` finds the lines of the files that do")
@@ -94,8 +96,10 @@ def document(data: dict, workloads_table: str, command: str) -> str:
     tc = data.get("test_command")
     if tc:
         slow = ", ".join(f"{name.split('::')[-1]} {s:.0f} s" for s, name in tc["slowest"][:4])
+        failed = "".join(f"; failed: `{name}`" for name in tc.get("failed", []))
         rows.append(("`make test` (pytest -n 2 tests) <= 90 s", _s(tc["seconds"]), tc["seconds"] <= 90 and tc["ok"],
-                     f"{tc['outcome']}; CPU {tc['cpu']:.0f} s on 2 cores; slowest: {slow}"))
+                     f"{tc['outcome']}{failed}; CPU {tc['cpu']:.0f} s on 2 cores (the wall time of an idle machine "
+                     f"is at least half of it); slowest: {slow}"))
     out += ["## Targets (issue 19)", "", "| target | measured | status | what limits it |", "|---|---|---|---|"]
     out += [f"| {t} | {m} | {_status(ok)} | {why} |" for t, m, ok, why in rows]
     out += [""]
@@ -151,7 +155,9 @@ def _suite_limit(xs, mode) -> str:
     total = sum(durations)
     slow = [d for d in durations if d >= 0.15]
     startup = last["seconds"] - (total if mode == "serial" else lpt_makespan(durations, 2))
-    text = (f"cases {total:.1f} s of case time, {len(slow)} cases of >= 0.15 s hold {sum(slow):.1f} s "
+    text = (f"the run used {last['cpu']:.1f} s of CPU for {last['seconds']:.1f} s of wall time (the rest is "
+            f"waiting: for the cases' processes and timeouts, and for a core on a loaded machine); "
+            f"{total:.1f} s of case time, {len(slow)} cases of >= 0.15 s hold {sum(slow):.1f} s "
             f"(timeouts the expected output names, e.g. `Process timed out after 300ms`, and commands that run "
             f"that long); the longest case {durations[0]:.2f} s; start-up and collection about {startup:.1f} s")
     if last.get("bridge_cpu") is not None:
