@@ -54,7 +54,7 @@ def test_a_call_wait_ends_when_the_answer_comes_and_the_case_goes_on():
             "expect": {"text": "started\n"}}
     result, took = timed(case(wait, step), adapter)
     assert result.outcome == PASSED, result.message
-    assert adapter.session.calls == 4 and took < 2
+    assert adapter.session.calls == 4  # three polls, the third answered, then the step itself
     assert [s["id"] for s in result.steps] == ["output"]  # the polls are not steps
 
 
@@ -62,7 +62,7 @@ def test_a_wait_whose_condition_never_holds_ends_at_its_deadline_and_does_not_fa
     wait = {"id": "settle", "wait": {"timeout_ms": 300, "until": {"call": {
         "tool": "t", "expect": {"text": "never"}}}}}
     result, took = timed(case(wait), Scripted(["other"]))
-    assert result.outcome == PASSED and 0.3 <= took < 2
+    assert result.outcome == PASSED and took >= 0.3
 
 
 def test_process_conditions_last_the_whole_timeout_without_host_processes():
@@ -76,13 +76,15 @@ def test_no_process_waits_for_the_cases_own_processes_only():
         def open(self, root, outside, home, workspace):
             self.child = subprocess.Popen(["sleep", "0.4"], cwd=root)
             return super().open(root, outside, home, workspace)
+    # Deadlines far beyond the condition: ending well before one is ending on the condition, on
+    # however loaded a machine.
     adapter = Spawner(capabilities=["host_processes"])
-    result, took = timed(case({"id": "w", "wait": {"timeout_ms": 3000, "until": {"no_process": True}}}), adapter)
+    result, took = timed(case({"id": "w", "wait": {"timeout_ms": 10000, "until": {"no_process": True}}}), adapter)
     adapter.child.wait()
-    assert result.outcome == PASSED and 0.35 <= took < 2.5
-    result, took = timed(case({"id": "w", "wait": {"timeout_ms": 3000, "until": {"no_process": True}}}),
+    assert result.outcome == PASSED and 0.35 <= took < 8
+    result, took = timed(case({"id": "w", "wait": {"timeout_ms": 10000, "until": {"no_process": True}}}),
                          Scripted(capabilities=["host_processes"]))
-    assert took < 0.5
+    assert took < 8
 
 
 def test_exited_waits_until_the_process_is_reaped():
@@ -93,22 +95,22 @@ def test_exited_waits_until_the_process_is_reaped():
             return super().open(root, outside, home, workspace)
     adapter = Spawner(capabilities=["host_processes"])
     start = {"id": "start", "tool": "t", "expect": {"text": "{{pid}}"}}
-    wait = {"id": "w", "wait": {"timeout_ms": 3000, "until": {"exited": "{{pid}}"}}}
+    wait = {"id": "w", "wait": {"timeout_ms": 10000, "until": {"exited": "{{pid}}"}}}
     import threading
     started = time.monotonic()
     reaper = threading.Timer(0.5, lambda: adapter.child.wait())  # the parent reaps it late
     reaper.start()
     result = run_case(case(start, wait), adapter)
     took = time.monotonic() - started
-    assert result.outcome == PASSED and 0.5 <= took < 2.5, result.message
+    assert result.outcome == PASSED and 0.5 <= took < 8, result.message
 
 
 def test_files_wait_and_the_after_of_a_wait_or_host_step_are_checked():
     write = {"id": "w", "host": {"write": {"m.txt": "done\n"}}}
-    wait = {"id": "wait", "wait": {"timeout_ms": 2000, "until": {"files": {"m.txt": "done\n"}}},
+    wait = {"id": "wait", "wait": {"timeout_ms": 10000, "until": {"files": {"m.txt": "done\n"}}},
             "after": {"files": {"m.txt": "done\n"}}}
     result, took = timed(case(write, wait), Scripted())
-    assert result.outcome == PASSED and took < 1
+    assert result.outcome == PASSED and took < 8
     for step in ({"id": "h", "host": {"write": {"m.txt": "x"}}, "after": {"absent": ["m.txt"]}},
                  {"id": "w", "wait": {"timeout_ms": 50, "until": {"files": {"m.txt": "x"}}}, "after": {"dirs": ["m.txt"]}}):
         result = run_case(case(write, step), Scripted())

@@ -110,7 +110,7 @@ def shards(durations: dict[str, float], tools: dict[str, str], count: int) -> li
 def test_command(log) -> dict:
     """`make test`'s pytest (the venv's python, -n 2 --dist worksteal), once, with its slowest tests."""
     argv = [sys.executable, "-m", "pytest", "-n", "2", "--dist", "worksteal", "tests", "-q", "-p", "no:cacheprovider",
-            "--durations=12"]
+            "--durations=12", "-rf"]
     cpu0 = _children_cpu()
     t0 = time.perf_counter()
     proc = subprocess.run(argv, cwd=REPO, capture_output=True, text=True, timeout=3600,
@@ -119,8 +119,9 @@ def test_command(log) -> dict:
     slowest = re.findall(r"^([\d.]+)s (?:call|setup|teardown)\s+(\S+)$", proc.stdout, re.M)
     lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
     log(f"  test command: {seconds:.1f} s ({lines[-1] if lines else '?'})")
+    failed = re.findall(r"^FAILED (\S+)", proc.stdout, re.M)
     return {"seconds": seconds, "cpu": _children_cpu() - cpu0, "outcome": lines[-1] if lines else "?",
-            "ok": proc.returncode == 0, "slowest": [(float(s), name) for s, name in slowest]}
+            "ok": proc.returncode == 0, "slowest": [(float(s), name) for s, name in slowest], "failed": failed}
 
 
 SPEC_LOAD = """
