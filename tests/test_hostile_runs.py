@@ -40,6 +40,9 @@ def suite(tmp_path, mini_spec, monkeypatch):
     pidfile = tmp_path / "fake.pids"
     pidfile.touch()
     monkeypatch.setenv("WSCONF_FAKE_PIDS", str(pidfile))
+    # The child's run folder goes here too: a run killed with SIGKILL cannot remove its own.
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
 
     class Suite:
         results, junit, peak = tmp_path / "r.jsonl", tmp_path / "r.xml", tmp_path / "peak"
