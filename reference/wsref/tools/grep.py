@@ -113,6 +113,20 @@ def _native_grep(ctx: ToolContext, fs, native_grep, options: dict, search_path: 
         return None
 
 
+def _native_positions(matches: list[dict], line_text: dict[int, str]):
+    """A native grep's matches as (line index, column), noting each line's text (and its context
+    lines) as they are taken: emit_file measures and cuts in UTF-16 units."""
+    for match in matches:
+        line_index = match["line"] - 1
+        line_text[line_index] = match["text"]
+        before = match.get("before") or []
+        for i, text in enumerate(before):
+            line_text[line_index - len(before) + i] = text
+        for i, text in enumerate(match.get("after") or []):
+            line_text[line_index + 1 + i] = text
+        yield line_index, match["column"]
+
+
 def create_grep_tool(strict: bool = False) -> Tool:
     """createGrepTool({strict}): strict makes any read failure throw instead of being counted."""
 
@@ -276,6 +290,21 @@ def create_grep_tool(strict: bool = False) -> Tool:
                     line = get_line(line_index)
                     rows.append(f"{path}:{line_index + 1}:{column + 1}: {cut('' if line is None else line)}")
 
+        def take(path: str, positions) -> list[tuple[int, int]]:
+            """One file's (line index, column) matches, within maxCount per file and the global cap."""
+            nonlocal total, truncated
+            kept: list[tuple[int, int]] = []
+            for position in positions:
+                files_with_matches.add(path)
+                kept.append(position)
+                total += 1
+                if max_count is not None and len(kept) >= max_count:
+                    break
+                if total >= GLOBAL_CAP:
+                    truncated = True
+                    break
+            return kept
+
         for result in native_results or []:
             if truncated:
                 break
@@ -293,25 +322,7 @@ def create_grep_tool(strict: bool = False) -> Tool:
             if glob_matcher and not glob_matcher(full):
                 continue
             line_text: dict[int, str] = {}
-            matches = []
-            file_count = 0
-            for match in result["matches"]:
-                line_index = match["line"] - 1
-                line_text[line_index] = match["text"]  # emit_file measures and cuts in UTF-16 units
-                before = match.get("before") or []
-                for i, text in enumerate(before):
-                    line_text[line_index - len(before) + i] = text
-                for i, text in enumerate(match.get("after") or []):
-                    line_text[line_index + 1 + i] = text
-                files_with_matches.add(full)
-                matches.append((line_index, match["column"]))
-                total += 1
-                file_count += 1
-                if max_count is not None and file_count >= max_count:
-                    break
-                if total >= GLOBAL_CAP:
-                    truncated = True
-                    break
+            matches = take(full, _native_positions(result["matches"], line_text))
             emit_file(full, matches, line_text.get)
 
         # LocalFilesystem's own files are read with containment decided once per directory; any
@@ -345,18 +356,7 @@ def create_grep_tool(strict: bool = False) -> Tool:
                     if not search.may_match(content):
                         continue  # none of the pattern's required literals: no line can match
                     content = decode(content, "utf-8")
-                file_count = 0
-                matches: list[tuple[int, int]] = []
-                for line_index, column in search.matches(content):
-                    files_with_matches.add(path)
-                    matches.append((line_index, column))
-                    total += 1
-                    file_count += 1
-                    if max_count is not None and file_count >= max_count:
-                        break
-                    if total >= GLOBAL_CAP:
-                        truncated = True
-                        break
+                matches = take(path, search.matches(content))
                 if matches:
                     lines = content.split("\n")
                     emit_file(path, matches, lambda i, lines=lines: lines[i] if 0 <= i < len(lines) else None)
