@@ -64,6 +64,8 @@ def cmd_run(args) -> int:
         argv.append("-x")
     if args.no_expectations:
         argv.append("--wsconf-no-expectations")
+    if args.all_versions:
+        argv.append("--wsconf-all-versions")
     argv += args.pytest_args or []
     return int(pytest.main(argv))
 
@@ -399,6 +401,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--junitxml", default=None, help="write JUnit XML for CI")
     run.add_argument("--timeout", type=float, default=None, help="seconds per adapter call (default 30)")
     run.add_argument("--no-expectations", action="store_true", help="ignore the expectations file")
+    run.add_argument("--all-versions", action="store_true",
+                     help="run every case whatever its `versions` say (how `make matrix` measures the ranges)")
     run.add_argument("-x", action="store_true", help="stop at the first failure")
     run.add_argument("pytest_args", nargs="*", help="further pytest arguments (after --)")
     run.set_defaults(func=cmd_run)

@@ -1,4 +1,4 @@
-"""How a user names an adapter: reference, mastra, mastra-s3, cmd:..., module:Class, or an entry point."""
+"""How a user names an adapter: reference, mastra, mastra@<version>, mastra-s3, cmd:..., module:Class, or an entry point."""
 from __future__ import annotations
 
 import importlib
@@ -20,6 +20,9 @@ def load_adapter(spec: str, timeout: float = 30.0) -> Adapter:
         return SubprocessAdapter([sys.executable, "-m", "wsref.server"], timeout=timeout)
     if spec == "mastra":
         return SubprocessAdapter(["node", str(bridge_script())], timeout=timeout)
+    if spec.startswith("mastra@"):  # an older (or the pinned) release, installed into a cache by npm
+        from ..releases import release_script
+        return SubprocessAdapter(["node", str(release_script(spec.partition("@")[2]))], timeout=timeout)
     if spec == "mastra-s3":
         from .s3 import S3Adapter  # moto and boto3 are an optional extra: import them only when asked
         return S3Adapter(timeout=timeout)
@@ -31,5 +34,5 @@ def load_adapter(spec: str, timeout: float = 30.0) -> Adapter:
     if ":" in spec:
         module, _, cls = spec.partition(":")
         return getattr(importlib.import_module(module), cls)()
-    raise ValueError(f"unknown adapter {spec!r}: use reference, mastra, cmd:<command>, module:Class, "
+    raise ValueError(f"unknown adapter {spec!r}: use reference, mastra, mastra@<version>, cmd:<command>, module:Class, "
                      "or a name registered in the wsconf.adapters entry-point group")
