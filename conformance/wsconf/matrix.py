@@ -11,10 +11,10 @@ that release behaves as the pinned expectation. Per release, under the matrix fo
     <version>/status.json    {"install": "ok"|reason, "rc": exit code, "seconds": ..., "fingerprint": ...}
 
 A release with a status.json is done and skipped next time (the run is resumable). Each install and
-each run has a deadline. Installs go ahead of the runs in a thread. Releases are run in an order
-that covers the most change first: one release of each workspace fingerprint (the sources of
-src/workspace/ and src/tools/ in the release's source maps, with the pinned libraries), newest
-first, then the others.
+each run has a deadline. Installs go ahead of the runs in threads. Releases are installed and run
+in an order that brackets every change soonest (newest, oldest, then the middle of each gap), so a
+matrix cut short is still spread over the series. status.json records each release's fingerprint
+(the sources of src/workspace/ and src/tools/ in its source maps, with the pinned libraries).
 """
 from __future__ import annotations
 
@@ -99,18 +99,27 @@ def _run(version: str, folder: Path, workers: str, wsconf: str) -> dict:
     return {"rc": rc, "seconds": round(time.monotonic() - started, 1)}
 
 
-def order(versions: list[str], fingerprints: dict[str, str | None]) -> list[str]:
-    """One release per fingerprint first (newest first), then the rest (newest first)."""
-    seen, first, rest = set(), [], []
-    for version in reversed(versions):
-        fp = fingerprints.get(version)
-        (rest if fp in seen and fp is not None else first).append(version)
-        seen.add(fp)
-    return first + rest
+def spread(versions: list[str]) -> list[str]:
+    """The releases in the order that brackets every change soonest: newest, oldest, then the middle
+    of each gap in turn. A matrix cut short still has its runs spread over the whole series."""
+    ordered = sorted(versions, key=_key)
+    if len(ordered) <= 2:
+        return list(reversed(ordered))
+    out, gaps = [ordered[-1], ordered[0]], [(0, len(ordered) - 1)]
+    while gaps:
+        next_gaps = []
+        for lo, hi in gaps:
+            if hi - lo < 2:
+                continue
+            mid = (lo + hi + 1) // 2
+            out.append(ordered[mid])
+            next_gaps += [(mid, hi), (lo, mid)]
+        gaps = next_gaps
+    return out
 
 
 def run_matrix(folder: Path, versions: list[str], workers: str = "2", installers: int = 2,
-               wsconf: str | None = None, log=print) -> dict[str, dict]:
+               wsconf: str | None = None, log=print, parallel: int = 1) -> dict[str, dict]:
     folder.mkdir(parents=True, exist_ok=True)
     wsconf = wsconf or str(Path(sys.executable).with_name("wsconf"))
     installed: dict[str, dict] = {}
@@ -118,7 +127,7 @@ def run_matrix(folder: Path, versions: list[str], workers: str = "2", installers
     log(f"matrix: {len(versions)} releases, {len(versions) - len(todo)} done already, {len(todo)} to run in {folder}")
     ready: queue.Queue = queue.Queue()
     pending = queue.Queue()
-    for version in reversed(todo):  # newest first
+    for version in spread(todo):
         pending.put(version)
 
     def installer():
@@ -135,28 +144,56 @@ def run_matrix(folder: Path, versions: list[str], workers: str = "2", installers
     threads = [threading.Thread(target=installer, daemon=True) for _ in range(max(1, installers))]
     for thread in threads:
         thread.start()
-    finished = 0
-    fingerprints_run: set = {s.get("fingerprint") for v in versions if (s := done(folder, v))} - {None}
+    lock = threading.Lock()
     backlog: list[tuple[str, dict]] = []
-    while finished < len(todo):
-        try:  # take what is installed; prefer a release whose fingerprint has not been run yet
-            while True:
-                backlog.append(ready.get(timeout=1 if backlog else 900))
-        except queue.Empty:
-            pass
-        if not backlog:
-            log("matrix: no install finished within 900 s; stopping")
-            break
-        backlog.sort(key=lambda item: (item[1].get("fingerprint") in fingerprints_run, [-p for p in _key(item[0])]))
-        version, status = backlog.pop(0)
-        if status["install"] == "ok":
-            status.update(_run(version, folder, workers, wsconf))
-            fingerprints_run.add(status.get("fingerprint"))
-        _write_status(folder, version, status)
-        installed[version] = status
-        finished += 1
-        log(f"matrix: {version}: {status.get('rc', 'not run')} in {status.get('seconds', 0)} s "
-            f"({finished}/{len(todo)})")
+    state = {"finished": 0, "taken": 0, "stalled": False}
+
+    def take():
+        """The next installed release, in spread order."""
+        while True:
+            with lock:
+                if state["taken"] >= len(todo) or state["stalled"]:
+                    return None
+                try:
+                    while True:
+                        backlog.append(ready.get_nowait())
+                except queue.Empty:
+                    pass
+                if backlog:
+                    rank = {v: i for i, v in enumerate(spread(todo))}
+                    backlog.sort(key=lambda item: rank[item[0]])
+                    item = backlog.pop(0)
+                    state["taken"] += 1
+                    return item
+            try:  # wait for an install, with a deadline
+                item = ready.get(timeout=900)
+            except queue.Empty:
+                log("matrix: no install finished within 900 s; stopping")
+                state["stalled"] = True
+                return None
+            with lock:
+                backlog.append(item)
+
+    def runner():
+        while True:
+            item = take()
+            if item is None:
+                return
+            version, status = item
+            if status["install"] == "ok":
+                status.update(_run(version, folder, workers, wsconf))
+            _write_status(folder, version, status)
+            with lock:
+                installed[version] = status
+                state["finished"] += 1
+                count = state["finished"]
+            log(f"matrix: {version}: {status.get('rc', 'not run')} in {status.get('seconds', 0)} s ({count}/{len(todo)})")
+
+    runners = [threading.Thread(target=runner) for _ in range(max(1, parallel))]
+    for thread in runners:
+        thread.start()
+    for thread in runners:
+        thread.join()
     return installed
 
 
@@ -171,10 +208,11 @@ def main(argv=None) -> int:
     p.add_argument("--releases", default=None, help="comma-separated releases (default: every stable one)")
     p.add_argument("-n", "--workers", default="2")
     p.add_argument("--installers", type=int, default=2)
+    p.add_argument("--parallel", type=int, default=1, help="releases run at once (each with -n workers)")
     args = p.parse_args(argv)
     versions = args.releases.split(",") if args.releases else stable_releases()
     run_matrix(Path(args.folder), versions, args.workers, args.installers,
-               log=lambda m: print(time.strftime("%H:%M:%S"), m, flush=True))
+               log=lambda m: print(time.strftime("%H:%M:%S"), m, flush=True), parallel=args.parallel)
     return 0
 
 
