@@ -31,7 +31,8 @@ def _captured_out(steps: list[dict], captured: dict) -> list[dict]:
 
 
 class LiveSide:
-    """An adapter run over the spec, case by case, as the comparison asks."""
+    """An adapter run over the spec, case by case, as the comparison asks: every case, whatever its
+    `versions` say (a saved side keeps what its run said, and its not-applicable cases are skipped)."""
 
     def __init__(self, spec_text: str):
         from .adapters.registry import load_adapter
@@ -39,7 +40,7 @@ class LiveSide:
         self.label = f"{self.adapter.name}@{self.adapter.version}"
 
     def record(self, case) -> dict:
-        result = run_case(case, self.adapter)
+        result = run_case(case, self.adapter, all_versions=True)  # a difference is what a range records
         steps = _captured_out(result.steps, result.captured)
         return {"id": case.id, "outcome": result.outcome, "message": result.message, "steps": steps}
 
