@@ -61,7 +61,7 @@ releases-sample: setup
 MATRIX ?= $(HOME)/.cache/wsconf/matrix
 matrix: setup
 	$(VENV)/bin/wsconf matrix run --matrix $(MATRIX) --parallel 2
-	$(VENV)/bin/wsconf matrix ranges --matrix $(MATRIX) --write
+	$(VENV)/bin/wsconf matrix ranges --matrix $(MATRIX) --all-releases --write
 	$(VENV)/bin/wsconf changelog --matrix $(MATRIX) --all-releases -o BEHAVIOUR-CHANGES.md
 	$(VENV)/bin/wsconf site --matrix $(MATRIX) --all-releases --changes BEHAVIOUR-CHANGES.md -o report/site
 

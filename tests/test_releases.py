@@ -37,6 +37,9 @@ def test_a_range_from_the_releases_that_behave_as_pinned_came_and_went():
     assert from_releases(["1.70.0", "1.71.0"], RELEASES) == ">=1.70.0"
     assert from_releases(["1.11.0", "1.12.0", "1.71.0"], RELEASES) == "<1.13.2 || >=1.71.0"
     assert from_releases(["1.12.0", "1.40.0", "1.70.0", "1.71.0"], RELEASES) == ">=1.12.0 <1.13.2 || >=1.40.0"
+    # a release not judged next to a change stays outside: 1.12.0 matched, 1.13.0 was not run
+    assert from_releases(["1.11.0", "1.12.0", "1.71.0"], RELEASES, RELEASES + ["1.13.0"]) == "<1.13.0 || >=1.71.0"
+    assert from_releases(["1.12.0", "1.71.0"], RELEASES, ["1.10.0"] + RELEASES) == ">=1.12.0 <1.13.2 || >=1.71.0"
     for spec_range in (">=1.70.0", "<1.13.2 || >=1.71.0"):
         assert [v for v in RELEASES if satisfies(v, spec_range)] == sorted(
             {"<1.13.2 || >=1.71.0": ["1.11.0", "1.12.0", "1.71.0"], ">=1.70.0": ["1.70.0", "1.71.0"]}[spec_range])

@@ -394,6 +394,11 @@ def cmd_changelog(args) -> int:
     return 0
 
 
+def _version_key(version: str):
+    from .versions import key
+    return key(version)
+
+
 def cmd_site(args) -> int:
     from .html_report import write_site
     matrix, not_run = _matrix_inputs(args)
@@ -417,7 +422,7 @@ def cmd_matrix(args) -> int:
         return 0
     matrix, not_run = _matrix_inputs(args)
     spec = _spec(args)
-    ranges = case_ranges(spec, matrix)
+    ranges = case_ranges(spec, matrix, sorted(set(matrix) | set(not_run), key=_version_key))
     if args.action == "ranges":
         for case in spec.cases:
             if ranges.get(case.id) != case.versions:

@@ -16,8 +16,10 @@ from .spec import Spec
 from .versions import from_releases, key
 
 
-def case_ranges(spec: Spec, matrix: dict[str, Results]) -> dict[str, str | None]:
-    """case id -> its range (None: every release run behaves as pinned, or the matrix cannot tell)."""
+def case_ranges(spec: Spec, matrix: dict[str, Results], series: list[str] | None = None) -> dict[str, str | None]:
+    """case id -> its range (None: every release run behaves as pinned, or the matrix cannot tell).
+    series: every release, run or not (versions.from_releases: a release not run next to a change
+    is left outside the range)."""
     releases = sorted(matrix, key=key)
     if not releases:
         return {}
@@ -30,7 +32,7 @@ def case_ranges(spec: Spec, matrix: dict[str, Results]) -> dict[str, str | None]
             continue
         judged = [v for v in releases if case.id in matrix[v].records]
         passing = [v for v in judged if matrix[v].records[case.id]["outcome"] == MATCHES]
-        out[case.id] = from_releases(passing, judged)
+        out[case.id] = from_releases(passing, judged, series)
     return out
 
 

@@ -48,14 +48,18 @@ def satisfies(version: str, spec: str) -> bool:
     return any(all(_OPS[op](v, bound) for op, bound in comparators) for comparators in parse(spec))
 
 
-def from_releases(matching: list[str], releases: list[str]) -> str | None:
-    """The range for `matching` out of the ordered `releases`: None when it is all of them (no range
-    needed) or none. A run of releases ending at the last one is open-ended (`>=V`), as new
-    releases are expected to keep the pinned behaviour until a run of the suite says otherwise."""
+def from_releases(matching: list[str], releases: list[str], series: list[str] | None = None) -> str | None:
+    """The range for `matching` out of the ordered `releases` (those judged): None when it is all of
+    them (no range needed) or none. A run of releases ending at the last one is open-ended (`>=V`),
+    as new releases are expected to keep the pinned behaviour until a run of the suite says
+    otherwise. `series` (every release, judged or not) places an upper bound right after the last
+    matching release, so a release not judged next to a change stays outside the range: not
+    applicable rather than a guess."""
     ordered = sorted(releases, key=key)
     wanted = set(matching)
     if not wanted or wanted >= set(ordered):
         return None
+    everything = sorted(set(series or []) | set(ordered), key=key)
     runs, current = [], []
     for release in ordered:
         if release in wanted:
@@ -68,12 +72,11 @@ def from_releases(matching: list[str], releases: list[str]) -> str | None:
     parts = []
     for run in runs:
         first, last = run[0], run[-1]
-        after = ordered.index(last) + 1
-        low = "" if first == ordered[0] else f">={first}"
-        if after >= len(ordered):
+        low = "" if first == ordered[0] and first == everything[0] else f">={first}"
+        if last == ordered[-1]:
             parts.append(low or f">={first}")
         else:
-            parts.append(f"{low} <{ordered[after]}".strip())
+            parts.append(f"{low} <{everything[everything.index(last) + 1]}".strip())
     return " || ".join(parts)
 
 
