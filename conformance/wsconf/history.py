@@ -87,19 +87,30 @@ _TMP = re.compile(r"/tmp/wsconf-[^/\"\\\s]+/(root|outside|home)")
 _TMP_BASE = re.compile(r"/tmp/wsconf-[^/\"\\\s]+")
 _ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
 _TOOL_CALL = re.compile(r"\b(call|tool-call|toolCall)[-_]?\d+\b")
-_PID = re.compile(r"\b(PID:? ?|pid[\"']?: ?)\d+")
+_PID = re.compile(r"\b(PID:? ?|pid[\"']?: ?[\"']?)\d+")
 
 
-def normalise(value):
-    """A step's output with what varies by construction replaced by a name: the case's temporary
-    folders, ISO times, process ids, tool-call counters. Two runs of one release compare equal."""
-    text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+def _normal_text(text: str) -> str:
     text = _TMP.sub(r"{{\1}}", text)
     text = _TMP_BASE.sub("{{base}}", text)
     text = _ISO.sub("{{iso_time}}", text)
     text = _TOOL_CALL.sub(r"\1-{{n}}", text)
-    text = _PID.sub(r"\1{{pid}}", text)
-    return json.loads(text)
+    return _PID.sub(r"\1{{pid}}", text)
+
+
+def normalise(value, _key: str | None = None):
+    """A step's output with what varies by construction replaced by a name: the case's temporary
+    folders, ISO times, process ids (in text, and a number under a `pid` key), tool-call counters.
+    Two runs of one release compare equal."""
+    if isinstance(value, str):
+        return _normal_text(value)
+    if isinstance(value, dict):
+        return {_normal_text(k): normalise(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [normalise(v) for v in value]
+    if _key in ("pid", "toolCallId") and isinstance(value, int) and not isinstance(value, bool):
+        return "{{" + ("pid" if _key == "pid" else "n") + "}}"
+    return value
 
 
 def outputs(record: dict | None) -> list[dict]:
