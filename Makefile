@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 BRIDGE := tools/mastra-bridge
 
-.PHONY: setup suite suite-mastra report test clean
+.PHONY: setup suite suite-mastra report test releases-sample matrix clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,25 @@ report: setup
 
 test: setup
 	$(PY) -m pytest -n 2 --dist worksteal tests
+
+# A few older releases, each installed into ~/.cache/wsconf/mastra-release/ and run with the cases'
+# `versions` applied, so the ranges cannot rot (.ci/run runs this after the test command). Each run
+# has a deadline; every case must pass, be not applicable, or be an expected failure.
+SAMPLED_RELEASES ?= 1.11.0 1.37.1 1.65.0
+releases-sample: setup
+	@for v in $(SAMPLED_RELEASES); do \
+		echo "== mastra@$$v"; \
+		timeout 1500 $(VENV)/bin/wsconf run --adapter mastra@$$v -n 2 --results results/mastra@$$v.jsonl || exit 1; \
+	done
+
+# Every stable release from 1.11.0 to 1.71.0 (1-3 hours): resumable, results under ~/.cache/wsconf/matrix/.
+# Then the cases' `versions` from the results, BEHAVIOUR-CHANGES.md and the report site. Not part of `make test`.
+MATRIX ?= $(HOME)/.cache/wsconf/matrix
+matrix: setup
+	$(VENV)/bin/wsconf matrix run --matrix $(MATRIX) --parallel 2
+	$(VENV)/bin/wsconf matrix ranges --matrix $(MATRIX) --all-releases --write
+	$(VENV)/bin/wsconf changelog --matrix $(MATRIX) --all-releases -o BEHAVIOUR-CHANGES.md
+	$(VENV)/bin/wsconf site --matrix $(MATRIX) --all-releases --changes BEHAVIOUR-CHANGES.md -o report/site
 
 clean:
 	rm -rf $(VENV) results report $(BRIDGE)/node_modules tools/tokenx-oracle/node_modules

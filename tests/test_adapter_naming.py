@@ -55,5 +55,5 @@ def test_mastra_bridge():
 
 
 def test_unknown_names_say_what_is_accepted():
-    with pytest.raises(ValueError, match="use reference, mastra, cmd:<command>, module:Class"):
+    with pytest.raises(ValueError, match="use reference, mastra, mastra@<version>, cmd:<command>, module:Class"):
         load_adapter("nonsense")

@@ -68,6 +68,8 @@ def cmd_run(args) -> int:
         argv.append("--wsconf-hermetic")
     if args.max_line:
         argv += ["--wsconf-max-line", args.max_line]
+    if args.all_versions:
+        argv.append("--wsconf-all-versions")
     argv += args.pytest_args or []
     return int(pytest.main(argv))
 
@@ -376,6 +378,81 @@ def cmd_compare(args) -> int:
     return compare(args.a, args.b, (lambda c: c.tool in tools) if tools else None)
 
 
+def _matrix_inputs(args):
+    """The results across releases: a matrix folder, or results files (one per release)."""
+    from .history import load_matrix, load_results
+    from .releases import stable_releases
+    from .versions import key
+    if args.results:
+        matrix = {}
+        for path in args.results:
+            results = load_results(path)
+            matrix[results.core_version or results.version] = results
+        matrix = dict(sorted(matrix.items(), key=lambda item: key(item[0])))
+        wanted = list(matrix)
+    else:
+        matrix = load_matrix(args.matrix)
+        wanted = stable_releases(args.first, args.last) if args.all_releases else list(matrix)
+    return matrix, [v for v in wanted if v not in matrix]
+
+
+def cmd_changelog(args) -> int:
+    from .changelog import render
+    matrix, not_run = _matrix_inputs(args)
+    if len(matrix) < 2:
+        print("wsconf changelog: results of at least two releases are needed", file=sys.stderr)
+        return 2
+    text = render(matrix, _spec(args), not_run)
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {args.output} ({len(matrix)} releases, {len(not_run)} not run)", file=sys.stderr)
+    return 0
+
+
+def _version_key(version: str):
+    from .versions import key
+    return key(version)
+
+
+def cmd_site(args) -> int:
+    from .html_report import write_site
+    matrix, not_run = _matrix_inputs(args)
+    if not matrix:
+        print("wsconf site: no results", file=sys.stderr)
+        return 2
+    changes = Path(args.changes).read_text(encoding="utf-8") if args.changes else None
+    pages = write_site(args.output, matrix, _spec(args), not_run, changes)
+    print(f"wrote {len(pages)} pages to {args.output} (open {Path(args.output) / 'index.html'})", file=sys.stderr)
+    return 0
+
+
+def cmd_matrix(args) -> int:
+    from .matrix import run_matrix
+    from .ranges import case_ranges, write_versions
+    from .releases import stable_releases
+    if args.action == "run":
+        versions = args.releases.split(",") if args.releases else stable_releases(args.first, args.last)
+        run_matrix(Path(args.matrix), versions, args.workers, args.installers, parallel=args.parallel,
+                   log=lambda m: print(m, file=sys.stderr, flush=True))
+        return 0
+    matrix, not_run = _matrix_inputs(args)
+    spec = _spec(args)
+    ranges = case_ranges(spec, matrix, sorted(set(matrix) | set(not_run), key=_version_key))
+    if args.action == "ranges":
+        for case in spec.cases:
+            if ranges.get(case.id) != case.versions:
+                print(f"{case.id}: {case.versions or '(all)'} -> {ranges.get(case.id) or '(all)'}")
+        if args.write:
+            changed = write_versions(spec, ranges)
+            print(f"rewrote `versions` in {len(changed)} file(s)", file=sys.stderr)
+        if not_run:
+            print(f"not run: {', '.join(not_run)}", file=sys.stderr)
+        return 0
+    return 2
+
+
 def cmd_snapshots(args) -> int:
     import pytest
     if args.update and args.adapter not in ("reference", "wsref"):
@@ -416,6 +493,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--junitxml", default=None, help="write JUnit XML for CI")
     run.add_argument("--timeout", type=float, default=None, help="seconds per adapter call (default 30)")
     run.add_argument("--no-expectations", action="store_true", help="ignore the expectations file")
+    run.add_argument("--all-versions", action="store_true",
+                     help="run every case whatever its `versions` say (how `make matrix` measures the ranges)")
     run.add_argument("-x", action="store_true", help="stop at the first failure")
     run.add_argument("--hermetic", action="store_true",
                      help="run the implementation under bwrap: everything outside the case folders read-only")
@@ -473,11 +552,44 @@ def build_parser() -> argparse.ArgumentParser:
                        help="regenerate from the reference (only when the spec changed; review the diff)")
     snaps.set_defaults(func=cmd_snapshots)
 
-    cmp_ = sub.add_parser("compare", help="run two implementations over the spec and list every case whose outputs differ")
-    cmp_.add_argument("a")
-    cmp_.add_argument("b")
+    cmp_ = sub.add_parser("compare", help="list every case whose outputs differ between two implementations or saved results")
+    cmp_.add_argument("a", help="an adapter (reference, mastra, mastra@1.65.0, cmd:...) or a results file (.jsonl)")
+    cmp_.add_argument("b", help="the same, for the other side")
     cmp_.add_argument("--tool", action="append", help="only this tool family (repeatable)")
     cmp_.set_defaults(func=cmd_compare)
+
+    def matrix_inputs(parser):
+        from .matrix import default_folder
+        from .releases import FIRST, LAST
+        parser.add_argument("--matrix", default=str(default_folder()), help="the matrix folder (default %(default)s)")
+        parser.add_argument("--results", nargs="*", default=None,
+                            help="results files, one per release, instead of a matrix folder")
+        parser.add_argument("--first", default=FIRST, help="the oldest release (default %(default)s)")
+        parser.add_argument("--last", default=LAST, help="the newest release (default %(default)s)")
+        parser.add_argument("--all-releases", action="store_true",
+                            help="name every stable release from --first to --last the folder has no results for")
+
+    chg = sub.add_parser("changelog", help="BEHAVIOUR-CHANGES.md from results across @mastra/core releases")
+    matrix_inputs(chg)
+    chg.add_argument("-o", "--output", default="-", help="file to write (default: stdout)")
+    chg.set_defaults(func=cmd_changelog)
+
+    site = sub.add_parser("site", help="the report site: version matrix, case histories, claims and errata, diffs")
+    matrix_inputs(site)
+    site.add_argument("-o", "--output", default="report/site", help="folder to write (default %(default)s)")
+    site.add_argument("--changes", default=None, help="BEHAVIOUR-CHANGES.md to show on the site")
+    site.set_defaults(func=cmd_site)
+
+    mat = sub.add_parser("matrix", help="run the suite on every stable @mastra/core release, or take the cases' ranges from it")
+    mat.add_argument("action", choices=["run", "ranges"],
+                     help="run: install and run each release (resumable); ranges: each case's `versions` from the results")
+    matrix_inputs(mat)
+    mat.add_argument("--releases", default=None, help="run: comma-separated releases (default: every stable one)")
+    mat.add_argument("-n", "--workers", default="2", help="run: pytest-xdist workers per release")
+    mat.add_argument("--installers", type=int, default=2, help="run: installs at once")
+    mat.add_argument("--parallel", type=int, default=1, help="run: releases run at once")
+    mat.add_argument("--write", action="store_true", help="ranges: write them into the case files")
+    mat.set_defaults(func=cmd_matrix)
 
     sm = sub.add_parser("smoke", help="check a new adapter: handshake, tool list and a few cases, explained")
     sm.add_argument("adapter")

@@ -25,7 +25,7 @@ from .config import tool_id
 from .header import describe_run, header_lines
 from .journal import Journal
 from .render import surrogates_escaped, visible
-from .runner import ERROR, FAILED, PASSED, UNSUPPORTED, run_case
+from .runner import ERROR, FAILED, NOT_APPLICABLE, PASSED, UNSUPPORTED, run_case
 from .spec import load_spec
 
 XFAIL, XPASS = "xfail", "xpass"
@@ -41,6 +41,8 @@ def pytest_addoption(parser):
                     help="folder of expectations files (default: conformance/expectations)")
     group.addoption("--wsconf-no-expectations", action="store_true",
                     help="ignore the implementation's expectations file (every failure counts)")
+    group.addoption("--wsconf-all-versions", action="store_true",
+                    help="run every case whatever its `versions` say (the release matrix measures them so)")
     group.addoption("--wsconf-compare", default=None,
                     help="property tests: a second implementation to run the same generated inputs against")
     group.addoption("--wsconf-claim", action="append", default=[], help="only cases checking this claim id (repeatable)")
@@ -335,8 +337,12 @@ class CaseItem(pytest.Item):
             self._record(ERROR, str(exc), [])
             raise CaseFailure(str(exc)) from None
         reason = state.expected_failures().get(self.case.id)
-        result = run_case(self.case, adapter, state.implemented()[0])
+        result = run_case(self.case, adapter, state.implemented()[0],
+                          all_versions=self.config.getoption("wsconf_all_versions"))
         outcome = result.outcome
+        if outcome == NOT_APPLICABLE:  # never counted as passed or failed, nor held to the expectations
+            self._record(NOT_APPLICABLE, result.message, [], 0.0)
+            pytest.skip(result.message)
         if outcome == UNSUPPORTED:
             self._record(UNSUPPORTED, result.message, result.steps, result.duration)
             pytest.skip(f"unsupported: {result.message}")
@@ -418,15 +424,15 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     for record in _results:  # a case counts under every tool it calls
         for family in record.get("tools") or [record["tool"]]:
             by_tool[family][record["outcome"]] += 1
-    cols = [PASSED, FAILED, XFAIL, XPASS, UNSUPPORTED, ERROR]
+    cols = [PASSED, FAILED, XFAIL, XPASS, UNSUPPORTED, NOT_APPLICABLE, ERROR]
     tr = terminalreporter
     tr.section("wsconf summary")
-    tr.write_line(f"{'tool':<22}{'cases':>7}" + "".join(f"{c:>13}" for c in cols))
+    tr.write_line(f"{'tool':<22}{'cases':>7}" + "".join(f"{c.replace('_', ' '):>15}" for c in cols))
     total = Counter(record["outcome"] for record in _results)
     for tool in sorted(by_tool):
         counts = by_tool[tool]
-        tr.write_line(f"{tool:<22}{sum(counts.values()):>7}" + "".join(f"{counts[c]:>13}" for c in cols))
-    tr.write_line(f"{'all':<22}{sum(total.values()):>7}" + "".join(f"{total[c]:>13}" for c in cols))
+        tr.write_line(f"{tool:<22}{sum(counts.values()):>7}" + "".join(f"{counts[c]:>15}" for c in cols))
+    tr.write_line(f"{'all':<22}{sum(total.values()):>7}" + "".join(f"{total[c]:>15}" for c in cols))
     stale = config.stash.get(STALE, [])
     for case_id in stale:
         tr.write_line(f"stale expectation: {case_id} is listed but no such case exists", red=True)

@@ -5,7 +5,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-COLUMNS = ("passed", "failed", "xfail", "xpass", "unsupported", "error")
+COLUMNS = ("passed", "failed", "xfail", "xpass", "unsupported", "not_applicable", "error")
 
 
 def _lines(path: Path) -> list[dict]:
@@ -43,9 +43,13 @@ def counts(records: list[dict]) -> Counter:
 
 
 def conformance_row(label: str, records: list[dict], expectations_link: str) -> str:
+    """Cases outside the release's `versions` are not applicable: counted apart, never as passed or failed."""
     c = counts(records)
     failed = c["failed"] + c["error"] + c["xpass"]
-    return (f"| {label} | {len(records)} | {c['passed']} | {failed} | {c['xfail']} | "
+    cases = str(len(records) - c["not_applicable"])
+    if c["not_applicable"]:
+        cases += f" (+{c['not_applicable']} not applicable)"
+    return (f"| {label} | {cases} | {c['passed']} | {failed} | {c['xfail']} | "
             f"{c['unsupported']} | {expectations_link} |")
 
 

@@ -14,8 +14,10 @@ from .render import mismatch
 from .spec import Case
 from .tree import CaseTree, content_bytes, make_tree
 from .waits import run_wait
+from .versions import implementation_version, satisfies
 
 PASSED, FAILED, UNSUPPORTED, ERROR = "passed", "failed", "unsupported", "error"
+NOT_APPLICABLE = "not_applicable"  # the case's `versions` exclude the implementation's release
 
 
 @dataclass
@@ -29,15 +31,28 @@ class CaseResult:
 
     @property
     def ok(self) -> bool:
-        return self.outcome in (PASSED, UNSUPPORTED)
+        return self.outcome in (PASSED, UNSUPPORTED, NOT_APPLICABLE)
 
 
 class StepFailure(Exception):
     pass
 
 
-def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = None) -> CaseResult:
-    """implemented: the tool ids the implementation has (None: all); defaults to what it declared."""
+def not_applicable(case: Case, adapter: Adapter) -> str | None:
+    """Why the case does not apply to this implementation's release (its `versions`), else None."""
+    version = implementation_version(adapter) if case.versions else None
+    if version is None or satisfies(version, case.versions):
+        return None
+    return f"not applicable to {adapter.name} {adapter.version} (the case holds for {case.versions})"
+
+
+def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = None,
+             all_versions: bool = False) -> CaseResult:
+    """implemented: the tool ids the implementation has (None: all); defaults to what it declared.
+    all_versions: run the case whatever its `versions` say (how the release matrix measures them)."""
+    reason = None if all_versions else not_applicable(case, adapter)
+    if reason:
+        return CaseResult(case.id, NOT_APPLICABLE, reason)
     missing = sorted(set(case.needs) - set(adapter.capabilities))
     if missing:
         return CaseResult(case.id, UNSUPPORTED, f"{adapter.name} lacks: {', '.join(missing)}")

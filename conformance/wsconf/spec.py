@@ -229,6 +229,12 @@ def _check_case(raw: dict, claims, capabilities, seen, rel) -> list[tuple[tuple,
     problems = []
     if raw["id"] in seen:
         problems.append((("id",), f"duplicate case id {raw['id']!r} (first in {seen[raw['id']]})"))
+    if raw.get("versions") is not None:
+        from .versions import RangeError, parse
+        try:
+            parse(raw["versions"])
+        except RangeError as exc:
+            problems.append((("versions",), str(exc)))
     for j, claim in enumerate(raw["claims"]):
         if claim not in claims:
             problems.append((("claims", j), f"unknown claim id {claim!r}"))

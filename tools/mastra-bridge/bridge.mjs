@@ -30,7 +30,7 @@ process.on('unhandledRejection', err => {
 });
 
 const { Fault, isPlainObject } = await import('./lib/wire.mjs');
-const { CORE_VERSION, dependencyVersions } = await import('./lib/core.mjs');
+const { CORE_VERSION, dependencyVersions, missingCapabilities, releaseTools } = await import('./lib/core.mjs');
 const { provider } = await import('./lib/provider.mjs');
 const { mirrored } = await import('./lib/mirror.mjs');
 const Session = await import('./lib/session.mjs');
@@ -53,9 +53,12 @@ async function opHello(params) {
   }
   const dependencies = { ...dependencyVersions(), node: process.version.replace(/^v/, '') };
   if (provider.implementation !== '@mastra/core') dependencies[provider.implementation] = provider.version;
+  const missing = missingCapabilities();
+  const tools = releaseTools();
   return {
     protocol: PROTOCOL, implementation: provider.implementation, version: provider.version,
-    capabilities: provider.capabilities, dependencies,
+    capabilities: provider.capabilities.filter(c => !missing.includes(c)), dependencies,
+    ...(tools ? { tools } : {}),
   };
 }
 

@@ -1,4 +1,4 @@
-"""How a user names an adapter: reference, mastra, mastra-s3, mastra-gcs, cmd:..., module:Class, or an entry point."""
+"""How a user names an adapter: reference, mastra, mastra@<version>, mastra-s3, mastra-gcs, cmd:..., module:Class, or an entry point."""
 from __future__ import annotations
 
 import importlib
@@ -22,6 +22,9 @@ def load_adapter(spec: str, timeout: float = 30.0, max_line: int = DEFAULT_MAX_L
         return SubprocessAdapter([sys.executable, "-m", "wsref.server"], **process)
     if spec == "mastra":
         return SubprocessAdapter(["node", str(bridge_script())], **process)
+    if spec.startswith("mastra@"):  # an older (or the pinned) release, installed into a cache by npm
+        from ..releases import release_script
+        return SubprocessAdapter(["node", str(release_script(spec.partition("@")[2]))], **process)
     if spec == "mastra-s3":
         from .s3 import S3Adapter  # moto and boto3 are an optional extra: import them only when asked
         return S3Adapter(**process)
@@ -41,5 +44,5 @@ def load_adapter(spec: str, timeout: float = 30.0, max_line: int = DEFAULT_MAX_L
     if ":" in spec:
         module, _, cls = spec.partition(":")
         return getattr(importlib.import_module(module), cls)()
-    raise ValueError(f"unknown adapter {spec!r}: use reference, mastra, cmd:<command>, module:Class, "
+    raise ValueError(f"unknown adapter {spec!r}: use reference, mastra, mastra@<version>, cmd:<command>, module:Class, "
                      "or a name registered in the wsconf.adapters entry-point group")

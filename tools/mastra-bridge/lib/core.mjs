@@ -46,3 +46,30 @@ export function dependencyVersions() {
   }
   return found;
 }
+
+// What this release really exports, so a feature an older release did not have yet comes out as
+// unsupported (a capability or a tool left out of hello), not as an adapter fault.
+const WORKSPACE = await import('@mastra/core/workspace');
+const has = name => WORKSPACE[name] !== undefined;
+const toolNames = groups => groups.flatMap(group => Object.values(WORKSPACE.WORKSPACE_TOOLS?.[group] ?? {}));
+const SKILL_TOOLS = ['skill', 'skill_search', 'skill_read'];
+
+/** The tools this release can create; null when it has every tool the suite knows (1.71.0's set). */
+export function releaseTools() {
+  const names = [...toolNames(['FILESYSTEM', 'SANDBOX', 'SEARCH']), ...(has('createSkillTools') ? SKILL_TOOLS : [])];
+  const known = ['read_file', 'write_file', 'edit_file', 'list_files', 'delete', 'file_stat', 'mkdir', 'grep',
+    'ast_edit', 'execute_command', 'get_process_output', 'kill_process', 'search', 'index']
+    .map(t => `mastra_workspace_${t}`).concat(SKILL_TOOLS);
+  return known.every(t => names.includes(t)) ? null : names;
+}
+
+/** Capabilities whose machinery this release lacks (removed from a provider's list). */
+export function missingCapabilities() {
+  const missing = [];
+  if (!has('createSkillTools') || !has('LocalSkillSource')) missing.push('skills');
+  if (!has('searchTool') || !has('indexContentTool')) missing.push('bm25', 'vector');
+  if (!toolNames(['FILESYSTEM']).includes('mastra_workspace_ast_edit')) missing.push('ast_edit');
+  if (!has('detectIsolation')) missing.push('isolation_bwrap');
+  if (!has('LocalSandbox')) missing.push('sandbox', 'processes');
+  return missing;
+}

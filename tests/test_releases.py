@@ -1,0 +1,219 @@
+"""The suite across releases: version ranges, the runner's not-applicable outcome, the ranges taken
+from a matrix, the changelog, compare on saved results, and the report site in a real browser."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from wsconf.changelog import render as render_changelog
+from wsconf.cli import main
+from wsconf.compare import differences
+from wsconf.history import load_matrix, normalise
+from wsconf.html_report import write_site
+from wsconf.ranges import case_ranges, write_versions
+from wsconf.runner import NOT_APPLICABLE, PASSED, run_case
+from wsconf.spec import load_spec
+from wsconf.versions import RangeError, from_releases, parse, satisfies
+
+RELEASES = ["1.11.0", "1.12.0", "1.13.2", "1.40.0", "1.70.0", "1.71.0"]
+
+
+def test_ranges_parse_and_match():
+    assert satisfies("1.65.0", ">=1.11.0 <1.66.0")
+    assert not satisfies("1.66.0", ">=1.11.0 <1.66.0")
+    assert satisfies("1.71.0", "<1.13.2 || >=1.70.0") and not satisfies("1.40.0", "<1.13.2 || >=1.70.0")
+    assert satisfies("1.71.0", "1.71.0") and satisfies("1.71.0", "=1.71.0")
+    for bad in ("", ">=1.2", "~1.2.3", ">=1.2.3 ||", "latest"):
+        with pytest.raises(RangeError):
+            parse(bad)
+
+
+def test_a_range_from_the_releases_that_behave_as_pinned_came_and_went():
+    assert from_releases(RELEASES, RELEASES) is None                        # every release: no range
+    assert from_releases(["1.70.0", "1.71.0"], RELEASES) == ">=1.70.0"
+    assert from_releases(["1.11.0", "1.12.0", "1.71.0"], RELEASES) == "<1.13.2 || >=1.71.0"
+    assert from_releases(["1.12.0", "1.40.0", "1.70.0", "1.71.0"], RELEASES) == ">=1.12.0 <1.13.2 || >=1.40.0"
+    # a release not judged next to a change stays outside: 1.12.0 matched, 1.13.0 was not run
+    assert from_releases(["1.11.0", "1.12.0", "1.71.0"], RELEASES, RELEASES + ["1.13.0"]) == "<1.13.0 || >=1.71.0"
+    assert from_releases(["1.12.0", "1.71.0"], RELEASES, ["1.10.0"] + RELEASES) == ">=1.12.0 <1.13.2 || >=1.71.0"
+    for spec_range in (">=1.70.0", "<1.13.2 || >=1.71.0"):
+        assert [v for v in RELEASES if satisfies(v, spec_range)] == sorted(
+            {"<1.13.2 || >=1.71.0": ["1.11.0", "1.12.0", "1.71.0"], ">=1.70.0": ["1.70.0", "1.71.0"]}[spec_range])
+
+
+class _Adapter:
+    """Enough of an adapter for the runner's version check."""
+
+    def __init__(self, name, version, dependencies=None):
+        self.name, self.version, self.dependencies = name, version, dependencies or {}
+        self.capabilities = frozenset(["filesystem"])
+        self.tools = None
+
+
+def _case(versions):
+    import dataclasses
+    case = next(c for c in load_spec().cases if c.needs == ["filesystem"] and not c.versions)
+    return dataclasses.replace(case, versions=versions)
+
+
+def test_a_case_outside_its_range_is_not_applicable_never_run():
+    case = _case(">=1.70.0")
+    result = run_case(case, _Adapter("@mastra/core", "1.65.0"))
+    assert result.outcome == NOT_APPLICABLE and result.ok
+    assert result.message == "not applicable to @mastra/core 1.65.0 (the case holds for >=1.70.0)"
+    # a provider on an older core: the core it runs on decides
+    assert run_case(case, _Adapter("@mastra/s3", "0.6.1", {"@mastra/core": "1.65.0"})).outcome == NOT_APPLICABLE
+
+
+def test_a_port_implements_the_pinned_release_so_every_case_applies():
+    from wsconf.adapters.reference import ReferenceAdapter
+    case = _case(">=1.70.0")
+    adapter = ReferenceAdapter()
+    try:
+        assert run_case(case, adapter).outcome == PASSED
+    finally:
+        adapter.close()
+
+
+def _record(case_id, outcome, text, version):
+    return {"id": case_id, "tool": "read_file", "tools": ["read_file"], "claims": [], "implementation": "@mastra/core",
+            "version": version, "outcome": outcome, "message": "" if outcome == "passed" else "the text differs",
+            "duration": 0.1, "steps": [{"id": "read", "call": "read (mastra_workspace_read_file)", "args": {},
+                                        "expected": {"text": "new"}, "actual": {"kind": "text", "value": text, "model": None}}]}
+
+
+def _matrix(tmp_path, cases, outcomes):
+    """outcomes: version -> {case id: (outcome, text)}."""
+    folder = tmp_path / "matrix"
+    for version, by_case in outcomes.items():
+        (folder / version).mkdir(parents=True)
+        run = {"run": {"implementation": "@mastra/core", "version": version, "dependencies": {"tokenx": "1.3.0"}}}
+        lines = [json.dumps(run)] + [json.dumps(_record(cid, *by_case.get(cid, ("passed", "new")), version)) for cid in cases]
+        (folder / version / "results.jsonl").write_text("\n".join(lines) + "\n")
+    return folder
+
+
+def _small_spec(tmp_path):
+    """A copy of the spec with one case file, so loading it (twice) stays quick."""
+    full = load_spec()
+    root = tmp_path / "spec"
+    root.mkdir()
+    for name in ("claims.yaml", "capabilities.yaml", "schema"):
+        src = full.root / name
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, root / name)
+    rel = next(c.file for c in full.cases if not c.versions)  # e.g. spec/cases/read_file/x.yaml
+    target = root.parent / rel
+    target.parent.mkdir(parents=True)
+    shutil.copy(full.root.parent / rel, target)
+    return load_spec(root)
+
+
+def test_ranges_are_written_one_line_per_case_and_the_changelog_groups_by_cause(tmp_path):
+    spec = _small_spec(tmp_path)
+    spec_root = spec.root
+    a, b, c = [x.id for x in spec.cases if not x.versions][:3]
+    folder = _matrix(tmp_path, [a, b, c], {
+        "1.11.0": {a: ("failed", "old"), b: ("failed", "old")},
+        "1.40.0": {c: ("failed", "gone")},
+        "1.71.0": {}})
+    matrix = load_matrix(folder)
+    ranges = case_ranges(spec, matrix)
+    assert ranges[a] == ranges[b] == ">=1.40.0" and ranges[c] == "<1.40.0 || >=1.71.0"
+    before = {p: p.read_text() for p in spec_root.rglob("*.yaml")}
+    changed = write_versions(spec, ranges)
+    assert changed
+    after = load_spec(spec_root)
+    assert not after.errors
+    assert {x.id: x.versions for x in after.cases if x.id in (a, b, c)} == {a: ">=1.40.0", b: ">=1.40.0",
+                                                                            c: "<1.40.0 || >=1.71.0"}
+    added = sum(len(p.read_text().splitlines()) - len(text.splitlines()) for p, text in before.items())
+    assert added == 3  # one line per case
+    text = render_changelog(matrix, after, ["1.12.0"])
+    assert text == render_changelog(load_matrix(folder), after, ["1.12.0"])  # the same results, the same bytes
+    assert "## 1.40.0" in text and "## 1.71.0" in text
+    assert "(2 cases, now matches the pinned behaviour)" in text  # a and b: one cause, one entry
+    assert "Releases not run (1): 1.12.0" in text
+    out = tmp_path / "BC.md"
+    assert main(["--spec", str(spec_root), "changelog", "--matrix", str(folder), "-o", str(out)]) == 0
+    assert out.read_text() == render_changelog(matrix, after, [])
+
+
+def test_compare_normalises_counters_and_groups_by_field(tmp_path, capsys):
+    assert normalise({"v": "call-1 /tmp/wsconf-abc/root/x PID: 42 2026-01-02T03:04:05.678Z"}) == \
+        {"v": "call-{{n}} {{root}}/x PID: {{pid}} {{iso_time}}"}
+    ra = {"outcome": "failed", "steps": [{"id": "s", "actual": {"kind": "text", "value": "a", "model": None}}]}
+    rb = {"outcome": "passed", "steps": [{"id": "s", "actual": {"kind": "text", "value": "b", "model": None}}]}
+    assert differences(ra, rb) == [("outcome", "", "failed", "passed"), ("value", "s", "a", "b")]
+    spec = load_spec()
+    ids = [x.id for x in spec.cases][:2]
+    folder = _matrix(tmp_path, ids, {"1.65.0": {ids[0]: ("failed", "old")}, "1.71.0": {}})
+    assert main(["compare", str(folder / "1.65.0" / "results.jsonl"), str(folder / "1.71.0" / "results.jsonl")]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("a: @mastra/core@1.65.0 (") and "\nb: @mastra/core@1.71.0 (" in out
+    assert "== outcome: 1 case(s)" in out and "== value: 1 case(s)" in out
+    assert "expected" not in out and "actual" not in out
+    assert out.rstrip().endswith("1 of 2 cases compared differ between a (@mastra/core@1.65.0) and b (@mastra/core@1.71.0)")
+
+
+def _site(tmp_path):
+    import dataclasses
+    full = load_spec()
+    spec = dataclasses.replace(full, cases=full.cases[:5])  # five case pages are enough to check
+    ids = [x.id for x in spec.cases]
+    folder = _matrix(tmp_path, ids, {"1.65.0": {ids[0]: ("failed", "old")}, "1.70.0": {}, "1.71.0": {}})
+    out = tmp_path / "site"
+    pages = write_site(out, load_matrix(folder), spec, ["1.66.0"], "# changes\n")
+    return out, pages, ids
+
+
+def test_the_site_has_the_matrix_case_pages_claims_and_changes(tmp_path):
+    out, pages, ids = _site(tmp_path)
+    assert {"index.html", "cases.html", "claims.html", "changes.html", f"case/{ids[0]}.html"} <= set(pages)
+    index = (out / "index.html").read_text()
+    assert 'id="matrix"' in index and index.count("<tr data-release=") == 3 and "Releases not run: 1.66.0" in index
+    case_page = (out / "case" / f"{ids[0]}.html").read_text()
+    assert 'id="history"' in case_page and "failed on 1.65.0" in case_page and "diff (expected → actual)" in case_page
+    assert "Errata (" in (out / "claims.html").read_text()
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (Debian: apt-get install -y chromium; "
+                                             ".ci/run installs it)")
+def test_the_site_renders_in_headless_chromium(tmp_path):
+    out, _, ids = _site(tmp_path)
+    browser = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+               f"--user-data-dir={tmp_path / 'profile'}"]
+    shot = tmp_path / "matrix.png"
+    subprocess.run(browser + [f"--screenshot={shot}", "--window-size=1280,900", (out / "index.html").as_uri()],
+                   capture_output=True, timeout=180, check=True)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 5000
+    for page, marks in (("index.html", ['id="matrix"', 'data-release="1.71.0"', 'data-ready="1"']),
+                        (f"case/{ids[0]}.html", ['id="history"', "failed on 1.65.0", 'data-ready="1"']),
+                        ("cases.html", ['data-ready="1"', '<span id="count">5 shown</span>'])):
+        dom = subprocess.run(browser + ["--dump-dom", (out / page).as_uri()], capture_output=True, text=True,
+                             timeout=180, check=True).stdout
+        for mark in marks:
+            assert mark in dom, (page, mark)
+
+
+def test_the_release_pins_prefer_what_was_shipped(monkeypatch):
+    from wsconf import releases
+    answers = {"mastra-core-time": {"1.65.0": "2026-09-09T09:37:41.027Z"},
+               "mastra-core@1.65.0": {"tokenx": "^1.3.0", "picomatch": "^4.0.3"},
+               "time-picomatch": {"4.0.3": "2026-01-01T00:00:00Z", "4.0.7": "2026-09-01T00:00:00Z",
+                                  "4.0.9": "2026-10-01T00:00:00Z", "created": "2020-01-01T00:00:00Z"}}
+    monkeypatch.setattr(releases, "_cached", lambda name, args: answers[name])
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed: the range is resolved with npm's semver")
+    pins = releases.pins("1.65.0")
+    assert pins["tokenx"]["version"] == "1.3.0"          # shipped, although ^1.3.0 resolves higher today
+    assert pins["picomatch"]["version"] == "4.0.7"       # the newest of the range on the release's date
+    package = releases._package_json(Path(releases.data_path("mastra-bridge")), "1.65.0", pins)
+    assert package["dependencies"]["@mastra/core"] == "1.65.0" and "@mastra/s3" not in package["dependencies"]
+    assert package["overrides"] == {"picomatch": "4.0.7", "tokenx": "1.3.0"}
