@@ -243,6 +243,16 @@ def cmd_coverage(args) -> int:
     return 0
 
 
+def _test_quote_problems(spec) -> list[str]:
+    """`ut.` claims quote an upstream test: its page is the test file, its quote the test's name
+    as spec/upstream-tests/ records it."""
+    from .upstream_tests import load_upstream_tests
+    tests, _ = load_upstream_tests(spec.root, {c.id for c in spec.cases})
+    names = {(t.file, t.name) for t in tests}
+    return [f"{c.id}: no upstream test {c.quote!r} in {c.page}" for c in spec.claims.values()
+            if c.page.endswith(".test.ts") and (c.page, c.quote) not in names]
+
+
 def cmd_lint(args) -> int:
     spec = _spec(args)
     problems = [str(e) for e in spec.errors]
@@ -251,6 +261,7 @@ def cmd_lint(args) -> int:
         problems += quote_problems(spec, pages)
     else:
         print(f"note: pages not found at {pages}; quotes not checked", file=sys.stderr)
+    problems += _test_quote_problems(spec)
     for p in problems:
         print(p)
     print(f"{len(spec.claims)} claims, {len(spec.capabilities)} capabilities, {len(spec.cases)} cases; "

@@ -263,7 +263,12 @@ WORKSPACE_METHODS = {
     "filesystem.status": lambda s: _fs(s).status,
     "filesystem.basePath": lambda s: _fs(s).basePath,
     "filesystem.getInfo": lambda s: _defined(_fs(s).get_info()),
-    "filesystem.getInstructions": lambda s: _fs(s).get_instructions(),
+    "filesystem.getInstructions": lambda s, opts=None: _fs(s).get_instructions(opts),
+    "filesystem.allowedPaths": lambda s: list(_fs(s).allowedPaths),
+    "filesystem.setAllowedPaths": lambda s, paths: _fs(s).set_allowed_paths(paths),
+    "filesystem.id.slice": lambda s, *a: _js_slice(_fs(s).id, *a),
+    "filesystem.id.length": lambda s: _js_length(_fs(s).id),
+    "filesystem.name": lambda s: _fs(s).name,
     # The optional native walk/grep: LocalFilesystem 1.71.0 has neither (undefined -> null).
     "filesystem.walk": lambda s: getattr(_fs(s), "walk", None),
     "filesystem.grep": lambda s: getattr(_fs(s), "grep", None),
