@@ -137,7 +137,9 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
     # Args may use what earlier results matched ({{pid}} from a background start).
     args = substitute(step.get("args", {} if "tool" in step else []), {**values, **tree.captured})
     if "tool" in step:
-        actual = session.call(step["tool"], args)
+        options = {k: v for k, v in (("writer", "chunks" in step["expect"] or None),
+                                     ("agentContext", step.get("agent_context"))) if v is not None}
+        actual = session.call(step["tool"], args, options) if options else session.call(step["tool"], args)
     elif "fs" in step:
         actual = session.fs(step["fs"], args)
     elif "workspace" in step:
@@ -233,6 +235,11 @@ def judge(expect: dict, actual: dict, tree: CaseTree) -> str | None:
             return mismatch("the value differs" if kind == "value" else f"expected a value result, got {kind}",
                             substitute(expect["value"], values),
                             actual.get("value") if kind == "value" else actual)
+    if "chunks" in expect and not _value_matches(expect["chunks"], actual.get("chunks"), values):
+        return mismatch("the chunks written to the writer differ", substitute(expect["chunks"], values),
+                        actual.get("chunks"))
+    if "model" in expect and not _value_matches(expect["model"], actual.get("model"), values):
+        return mismatch("the model output differs", substitute(expect["model"], values), actual.get("model"))
     if "model_text" in expect:
         shown = model_text(actual)
         if shown is None or not matches(expect["model_text"], shown, values):

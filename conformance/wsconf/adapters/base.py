@@ -30,7 +30,9 @@ class Session:
     def tools(self) -> list[dict]:
         raise NotImplementedError
 
-    def call(self, tool: str, args: dict) -> dict:
+    def call(self, tool: str, args: dict, options: dict | None = None) -> dict:
+        """options (capability tool_writer): {"writer": true} captures the chunks the tool writes
+        (the Result's `chunks`); {"agentContext": false} calls it without an agent context."""
         raise NotImplementedError
 
     def fs(self, method: str, args: list) -> dict:

@@ -16,8 +16,8 @@ class ReferenceSession(Session):
     def tools(self):
         return self.adapter.run_with_timeout(self.session.tools)
 
-    def call(self, tool, args):
-        return self.adapter.run_with_timeout(lambda: self.session.call(tool, args))
+    def call(self, tool, args, options=None):
+        return self.adapter.run_with_timeout(lambda: self.session.call(tool, args, **(options or {})))
 
     def fs(self, method, args):
         return self.adapter.run_with_timeout(lambda: self.session.fs(method, args))

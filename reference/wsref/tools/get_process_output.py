@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..sandbox.errors import SandboxFeatureNotSupportedError
 from .base import Tool, ToolContext
-from .helpers import dynamic_sandbox_hint
+from .helpers import dynamic_sandbox_hint, emit_workspace_metadata
 from .output_helpers import DEFAULT_TAIL_LINES, sandbox_to_model_output, truncate_output
 
 GET_PROCESS_OUTPUT = "mastra_workspace_get_process_output"
@@ -35,6 +35,7 @@ INPUT_SCHEMA = {
 def execute(args: dict, ctx: ToolContext):
     workspace = ctx.workspace
     sandbox = workspace.require_sandbox()
+    emit_workspace_metadata(ctx, GET_PROCESS_OUTPUT)
     pid, tail = args["pid"], args.get("tail")
     processes = getattr(sandbox, "processes", None)
     if processes is None:

@@ -20,6 +20,7 @@ from ..filesystem.fs_utils import is_text_file
 from ..gitignore import load_gitignore
 from ..glob import create_glob_matcher, extract_glob_base, is_glob_pattern
 from ..js.regexp import JSRegExpSyntaxError, compile_js, from_units, to_units
+from .helpers import emit_workspace_metadata
 from .base import Tool, ToolContext
 from .output_helpers import apply_token_limit
 
@@ -95,6 +96,7 @@ def create_grep_tool(strict: bool = False) -> Tool:
 
     def execute(args: dict, ctx: ToolContext):
         fs = ctx.workspace.require_filesystem()
+        emit_workspace_metadata(ctx, GREP)
         pattern: str = args["pattern"]
         input_path: str = args.get("path", ".")
         context_lines = args.get("contextLines", 0)

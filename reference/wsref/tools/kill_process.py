@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..sandbox.errors import SandboxFeatureNotSupportedError
 from .base import Tool, ToolContext
-from .helpers import dynamic_sandbox_hint
+from .helpers import dynamic_sandbox_hint, emit_workspace_metadata
 from .output_helpers import sandbox_to_model_output, truncate_output
 
 KILL_PROCESS = "mastra_workspace_kill_process"
@@ -27,6 +27,7 @@ INPUT_SCHEMA = {
 def execute(args: dict, ctx: ToolContext):
     workspace = ctx.workspace
     sandbox = workspace.require_sandbox()
+    emit_workspace_metadata(ctx, KILL_PROCESS)
     pid = args["pid"]
     processes = getattr(sandbox, "processes", None)
     if processes is None:

@@ -123,6 +123,7 @@ class BoundTool:
                  request_context: dict, settings: dict | None = None, target: str | None = None):
         self.target = target  # "filesystem" / "sandbox": resolved per call when it is a resolver
         self.tool_call_id = None  # the agent's id for the call in progress (set by the caller)
+        self.writer = None  # the context's writer for the call in progress: takes each chunk (set by the caller)
         self.request_context = request_context
         self.settings = settings or {}
         self.name = name
@@ -182,6 +183,7 @@ class BoundTool:
         fs = workspace.filesystem
         ctx = ToolContext(workspace)
         ctx.extra["toolCallId"] = self.tool_call_id
+        ctx.extra["writer"] = self.writer
         if mode is None or fs is None:
             return self._validated(args, ctx)
         scope = read_scope(fs)

@@ -149,6 +149,10 @@ export async function opCall(params) {
   if (via !== 'execute' && via !== 'agent') throw new Fault(`params.via must be "execute" or "agent", not ${JSON.stringify(via)}`);
   setHome(session);
   const toolCallId = `wsconf-call-${nextCall++}`;
+  // Extension (capability tool_writer): a writer whose chunks come back with the Result, in order.
+  const chunks = params.writer === true ? [] : null;
+  const writer = chunks ? { custom: async chunk => { chunks.push(toWire(chunk)); } } : undefined;
+  const withChunks = result => (chunks ? { ...result, chunks } : result);
   let output;
   try {
     if (via === 'agent') {
@@ -172,12 +176,14 @@ export async function opCall(params) {
         workspace: session.workspace,
         agent: { agentId: 'wsconf', toolCallId, messages: [] },
       };
+      if (params.agentContext === false) delete context.agent; // no agent context: no toolCallId
+      if (writer) context.writer = writer;
       output = await tool.execute(args, context);
     }
   } catch (err) {
-    return errorResult(err);
+    return withChunks(errorResult(err));
   }
-  return valueResult(output, tool);
+  return withChunks(await valueResult(output, tool));
 }
 
 export async function opFs(params) {

@@ -31,6 +31,7 @@ export const capabilities = [
   'tool_config',
   'tool_hooks',
   'lifecycle',
+  'tool_writer',
   'fs_interface',
   'posix_errors',
   'bm25',

@@ -50,6 +50,7 @@ export const capabilities = [
   'tool_config',
   'tool_hooks',
   'lifecycle',
+  'tool_writer',
   'fs_interface',
   'posix_errors',
   ...(AST_EDIT ? ['ast_edit'] : []),

@@ -80,6 +80,7 @@ class ProcessHandle:
             self._timer.daemon = True
             self._timer.start()
         self._timeout_ms = timeout_ms
+        self._on_stderr = on_stderr  # the timeout notice is emitted to it like any stderr data
         # onStdout / onStderr: called with each decoded chunk and the pid, as the data arrives
         self._readers = [threading.Thread(target=self._read, args=(popen.stdout, self._stdout, on_stdout), daemon=True),
                          threading.Thread(target=self._read, args=(popen.stderr, self._stderr, on_stderr), daemon=True)]
@@ -142,13 +143,20 @@ class ProcessHandle:
             t.join()
         if self._timer is not None:
             self._timer.cancel()
+        notice = None
         with self._lock:
+            self._killed_by_signal = code < 0  # upstream: killed = signal !== null, also after a timeout
             if self._timed_out:
-                self._stderr.append(f"\nProcess timed out after {js_number(self._timeout_ms)}ms")
+                notice = f"\nProcess timed out after {js_number(self._timeout_ms)}ms"
+                self._stderr.append(notice)
                 self.exit_code = 124
             else:
-                self._killed_by_signal = code < 0
                 self.exit_code = 128 if code < 0 else code
+        if notice is not None and self._on_stderr is not None:  # emitStderr(timeoutMsg): the listeners see it
+            try:
+                self._on_stderr(notice, self.pid)
+            except Exception:
+                pass
         self._done.set()
 
     def _on_timeout(self) -> None:
