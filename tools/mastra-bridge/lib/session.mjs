@@ -153,6 +153,8 @@ export async function opCall(params) {
   const chunks = params.writer === true ? [] : null;
   const writer = chunks ? { custom: async chunk => { chunks.push(toWire(chunk)); } } : undefined;
   const withChunks = result => (chunks ? { ...result, chunks } : result);
+  // Extension (capability call_request_context): this call's own request context.
+  const callContext = isPlainObject(params.requestContext) ? params.requestContext : session.requestContext;
   let output;
   try {
     if (via === 'agent') {
@@ -161,7 +163,7 @@ export async function opCall(params) {
       const core = makeCoreTool(tool, {
         name: toolName,
         description: tool.description,
-        requestContext: new RequestContext(Object.entries(session.requestContext)),
+        requestContext: new RequestContext(Object.entries(callContext)),
         workspace: session.workspace,
         agentName: 'wsconf',
         runId: 'wsconf',
@@ -172,7 +174,7 @@ export async function opCall(params) {
       // The context is what the agent loop's builder hands a tool (agent branch), minus the
       // model/stream parts (no writer, so no workspace-metadata chunks are emitted).
       const context = {
-        requestContext: new RequestContext(Object.entries(session.requestContext)),
+        requestContext: new RequestContext(Object.entries(callContext)),
         workspace: session.workspace,
         agent: { agentId: 'wsconf', toolCallId, messages: [] },
       };

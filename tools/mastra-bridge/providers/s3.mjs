@@ -51,6 +51,7 @@ export const capabilities = [
   'tool_hooks',
   'lifecycle',
   'tool_writer',
+  'call_request_context',
   'fs_interface',
   'posix_errors',
   ...(AST_EDIT ? ['ast_edit'] : []),
