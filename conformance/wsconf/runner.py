@@ -134,6 +134,9 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
     if "host" in step:
         _host_action(substitute(step["host"], values), tree)
         return
+    if "concurrent" in step:
+        _run_concurrent(step, session, tree, result)
+        return
     # Args may use what earlier results matched ({{pid}} from a background start).
     args = substitute(step.get("args", {} if "tool" in step else []), {**values, **tree.captured})
     if "tool" in step:
@@ -159,6 +162,25 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
     if problem:
         raise StepFailure(f"step {step['id']!r} ({_describe_call(step)}): {problem}")
     tree.captured.update(_captured(step["expect"], actual, values))
+    if "after" in step:
+        problem = _check_after(step["after"], tree)
+        if problem:
+            raise StepFailure(f"step {step['id']!r} afterwards: {problem}")
+
+
+def _run_concurrent(step: dict, session, tree: CaseTree, result: CaseResult) -> None:
+    """Capability concurrent_calls: the calls start together, in order; each Result is judged."""
+    calls = [{"tool": c["tool"], "args": substitute(c.get("args", {}), {**tree.values, **tree.captured})}
+             for c in step["concurrent"]]
+    actuals = session.calls(calls)
+    if not isinstance(actuals, list) or len(actuals) != len(calls):
+        raise StepFailure(f"step {step['id']!r}: expected {len(calls)} results, got {actuals!r}")
+    for i, (call, spec_call, actual) in enumerate(zip(calls, step["concurrent"], actuals)):
+        result.steps.append({"id": f"{step['id']}[{i}]", "call": f"{step['id']}[{i}] ({call['tool']})",
+                             "args": call["args"], "expected": spec_call["expect"], "actual": actual})
+        problem = judge(spec_call["expect"], actual, tree)
+        if problem:
+            raise StepFailure(f"step {step['id']!r}, call {i} ({call['tool']}): {problem}")
     if "after" in step:
         problem = _check_after(step["after"], tree)
         if problem:

@@ -68,6 +68,7 @@ const OPS = {
   open: Session.opOpen,
   tools: Session.opTools,
   call: synced(Session.opCall),
+  calls: synced(Session.opCalls),
   fs: synced(Session.opFs),
   workspace: synced(Session.opWorkspace),
   retool: Session.opRetool,

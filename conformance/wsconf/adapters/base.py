@@ -35,6 +35,10 @@ class Session:
         (the Result's `chunks`); {"agentContext": false} calls it without an agent context."""
         raise NotImplementedError
 
+    def calls(self, calls: list[dict]) -> list[dict]:
+        """Capability concurrent_calls: [{tool, args}, ...] started together, in order; their Results."""
+        raise NotImplementedError
+
     def fs(self, method: str, args: list) -> dict:
         raise NotImplementedError
 

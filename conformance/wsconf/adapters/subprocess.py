@@ -116,6 +116,9 @@ class ProtocolSession(Session):
     def call(self, tool, args, options=None):
         return self.process.request("call", {"session": self.session, "tool": tool, "args": args, **(options or {})})
 
+    def calls(self, calls):
+        return self.process.request("calls", {"session": self.session, "calls": calls})
+
     def fs(self, method, args):
         return self.process.request("fs", {"session": self.session, "method": method, "args": args})
 

@@ -21,7 +21,7 @@ IMPLEMENTATION = "wsref"
 CAPABILITIES = (
     "filesystem", "local_paths", "symlinks", "file_modes", "empty_dirs", "tilde_home", "media",
     "read_only", "allowed_paths", "tool_config", "tool_hooks", "fs_interface", "posix_errors", "sandbox", "processes",
-    "lifecycle", "bm25", "vector", "skills", "tool_writer", "call_request_context",
+    "lifecycle", "bm25", "vector", "skills", "tool_writer", "call_request_context", "concurrent_calls",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
@@ -160,6 +160,26 @@ class Session:
         if chunks is not None:
             result["chunks"] = to_json(chunks)
         return result
+
+    def calls(self, calls: list[dict]) -> list[dict]:
+        """Capability concurrent_calls: the calls start together, in order. Each next call starts once
+        the previous one has queued on the write lock (or finished), as the upstream's calls, started
+        back to back in one event loop, reach the lock in the order they were made."""
+        import threading
+        results: list = [None] * len(calls)
+        lock = next(iter(self._toolset().values())).lock
+        threads = []
+        for i, call in enumerate(calls):
+            def run(i=i, call=call):
+                results[i] = self.call(call["tool"], call.get("args", {}))
+            queued = lock.queued
+            thread = threading.Thread(target=run, daemon=True)
+            thread.start()
+            lock.wait_queued(queued, thread)
+            threads.append(thread)
+        for thread in threads:
+            thread.join()
+        return results
 
     def fs(self, method: str, args: list) -> dict:
         os.environ["HOME"] = self.home

@@ -36,6 +36,8 @@ def serve(stdin=sys.stdin, stdout=sys.stdout) -> None:
             return session.call(params["tool"], params.get("args", {}), writer=params.get("writer") is True,
                                 agentContext=params.get("agentContext") is not False,
                                 requestContext=params.get("requestContext"))
+        if op == "calls":
+            return session.calls(params["calls"])
         if op == "fs":
             return session.fs(params["method"], params.get("args") or [])
         if op == "workspace":

@@ -188,6 +188,14 @@ export async function opCall(params) {
   return withChunks(await valueResult(output, tool));
 }
 
+// Extension (capability concurrent_calls): several calls started together, in order (each runs up
+// to its first await before the next starts), their Results in that order.
+export async function opCalls(params) {
+  const session = getSession(params);
+  if (!Array.isArray(params.calls)) throw new Fault('params.calls must be a list');
+  return Promise.all(params.calls.map(call => opCall({ ...call, session: session.id })));
+}
+
 export async function opFs(params) {
   const session = getSession(params);
   const method = needString(params, 'method');

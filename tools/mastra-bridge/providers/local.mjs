@@ -33,6 +33,7 @@ export const capabilities = [
   'lifecycle',
   'tool_writer',
   'call_request_context',
+  'concurrent_calls',
   'fs_interface',
   'posix_errors',
   'bm25',

@@ -52,6 +52,7 @@ export const capabilities = [
   'lifecycle',
   'tool_writer',
   'call_request_context',
+  'concurrent_calls',
   'fs_interface',
   'posix_errors',
   ...(AST_EDIT ? ['ast_edit'] : []),
