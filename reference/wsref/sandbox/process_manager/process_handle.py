@@ -80,17 +80,31 @@ class ProcessHandle:
             self._timer.daemon = True
             self._timer.start()
         self._timeout_ms = timeout_ms
-        self._on_stderr = on_stderr  # the timeout notice is emitted to it like any stderr data
-        # onStdout / onStderr: called with each decoded chunk and the pid, as the data arrives
-        self._readers = [threading.Thread(target=self._read, args=(popen.stdout, self._stdout, on_stdout), daemon=True),
-                         threading.Thread(target=self._read, args=(popen.stderr, self._stderr, on_stderr), daemon=True)]
+        # The output listeners: spawn's onStdout / onStderr (called with each decoded chunk and the pid),
+        # and those a wait() adds for its duration. The timeout notice goes to the stderr ones too.
+        self._listeners: dict[str, list] = {"stdout": [], "stderr": []}
+        if on_stdout is not None:
+            self._listeners["stdout"].append(lambda data: on_stdout(data, self.pid))
+        if on_stderr is not None:
+            self._listeners["stderr"].append(lambda data: on_stderr(data, self.pid))
+        self._readers = [threading.Thread(target=self._read, args=(popen.stdout, self._stdout, "stdout"), daemon=True),
+                         threading.Thread(target=self._read, args=(popen.stderr, self._stderr, "stderr"), daemon=True)]
         for t in self._readers:
             t.start()
         threading.Thread(target=self._close_watch, daemon=True).start()
 
     # -- output --------------------------------------------------------------------------------
 
-    def _read(self, stream, sink: RetainedOutput, callback=None) -> None:
+    def _emit(self, name: str, text: str) -> None:
+        with self._lock:
+            listeners = list(self._listeners[name])
+        for listener in listeners:
+            try:
+                listener(text)
+            except Exception:
+                pass  # a failing listener does not stop the stream
+
+    def _read(self, stream, sink: RetainedOutput, name: str) -> None:
         decoder = codecs.getincrementaldecoder("utf-8")("replace")
         fd = stream.fileno()
         try:
@@ -102,22 +116,14 @@ class ProcessHandle:
                 if text:
                     with self._lock:
                         sink.append(text)
-                    if callback is not None:
-                        try:
-                            callback(text, self.pid)
-                        except Exception:
-                            pass  # a failing callback does not stop the stream
+                    self._emit(name, text)
         except OSError:
             pass
         tail = decoder.decode(b"", final=True)
         if tail:
             with self._lock:
                 sink.append(tail)
-            if callback is not None:
-                try:
-                    callback(tail, self.pid)
-                except Exception:
-                    pass
+            self._emit(name, tail)
         stream.close()
 
     @property
@@ -152,11 +158,8 @@ class ProcessHandle:
                 self.exit_code = 124
             else:
                 self.exit_code = 128 if code < 0 else code
-        if notice is not None and self._on_stderr is not None:  # emitStderr(timeoutMsg): the listeners see it
-            try:
-                self._on_stderr(notice, self.pid)
-            except Exception:
-                pass
+        if notice is not None:  # emitStderr(timeoutMsg): the listeners see it
+            self._emit("stderr", notice)
         self._done.set()
 
     def _on_timeout(self) -> None:
@@ -172,8 +175,18 @@ class ProcessHandle:
             except OSError:
                 pass
 
-    def wait(self, timeout: float | None = None) -> dict:
-        self._done.wait(timeout)
+    def wait(self, timeout: float | None = None, on_stdout=None, on_stderr=None) -> dict:
+        """on_stdout / on_stderr listen to the output (each chunk) until the wait ends."""
+        added = [(n, f) for n, f in (("stdout", on_stdout), ("stderr", on_stderr)) if f is not None]
+        with self._lock:
+            for name, listener in added:
+                self._listeners[name].append(listener)
+        try:
+            self._done.wait(timeout)
+        finally:
+            with self._lock:
+                for name, listener in added:
+                    self._listeners[name].remove(listener)
         exit_code, out, err = self.snapshot()
         return {"success": exit_code == 0, "exitCode": exit_code, "stdout": out, "stderr": err,
                 "executionTimeMs": int((time.monotonic() - self.started) * 1000),
