@@ -142,7 +142,8 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
     if "tool" in step:
         options = {k: v for k, v in (("writer", "chunks" in step["expect"] or None),
                                      ("agentContext", step.get("agent_context")),
-                                     ("requestContext", step.get("request_context"))) if v is not None}
+                                     ("requestContext", step.get("request_context")),
+                                     ("abortAfterMs", step.get("abort_after_ms"))) if v is not None}
         actual = session.call(step["tool"], args, options) if options else session.call(step["tool"], args)
     elif "fs" in step:
         actual = session.fs(step["fs"], args)

@@ -127,12 +127,13 @@ class LocalSandbox:
     # -- commands ------------------------------------------------------------------------------
 
     def execute_command(self, command: str, timeout_ms: float | None = None, cwd: str | None = None,
-                        on_stdout=None, on_stderr=None) -> dict:
+                        on_stdout=None, on_stderr=None, abort_signal=None) -> dict:
         """Spawn, wait, forget (the default executeCommand of a sandbox with a process manager).
         on_stdout/on_stderr get each chunk of output as it arrives."""
         handle = self.processes.spawn(command, cwd=cwd, timeout_ms=timeout_ms, max_retained=float("inf"),
                                       on_stdout=(lambda data, pid: on_stdout(data)) if on_stdout else None,
-                                      on_stderr=(lambda data, pid: on_stderr(data)) if on_stderr else None)
+                                      on_stderr=(lambda data, pid: on_stderr(data)) if on_stderr else None,
+                                      abort_signal=abort_signal)
         try:
             result = handle.wait()
             return {**result, "command": command}

@@ -21,7 +21,7 @@ IMPLEMENTATION = "wsref"
 CAPABILITIES = (
     "filesystem", "local_paths", "symlinks", "file_modes", "empty_dirs", "tilde_home", "media",
     "read_only", "allowed_paths", "tool_config", "tool_hooks", "fs_interface", "posix_errors", "sandbox", "processes",
-    "lifecycle", "bm25", "vector", "skills", "tool_writer", "call_request_context", "concurrent_calls",
+    "lifecycle", "bm25", "vector", "skills", "tool_writer", "call_request_context", "concurrent_calls", "call_abort",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
@@ -139,7 +139,7 @@ class Session:
                  "requireApproval": t.require_approval} for t in self._toolset().values()]
 
     def call(self, tool: str, args: dict, writer: bool = False, agentContext: bool = True,
-             requestContext: dict | None = None) -> dict:
+             requestContext: dict | None = None, abortAfterMs: float | None = None) -> dict:
         """writer: the context gets a writer and the Result carries the chunks written to it (capability
         tool_writer); agentContext false: the call has no agent context, so no toolCallId."""
         os.environ["HOME"] = self.home
@@ -153,6 +153,14 @@ class Session:
             bound.writer = chunks.append if chunks is not None else None
             # capability call_request_context: this call's own request context
             bound.request_context = dict(requestContext) if requestContext is not None else self.request_context
+            bound.abort_signal = None
+            if abortAfterMs is not None:  # capability call_abort: the call's abortSignal fires n ms after
+                import threading          # the call starts, also when the call has returned by then
+                from ..js.abort import AbortSignal
+                bound.abort_signal = AbortSignal()
+                timer = threading.Timer(abortAfterMs / 1000, bound.abort_signal.abort)
+                timer.daemon = True
+                timer.start()
             output = bound.execute(args)
             result = result_of(output, bound.to_model_output(output))
         except Exception as exc:  # a tool that throws is a result, not a fault

@@ -35,7 +35,7 @@ def serve(stdin=sys.stdin, stdout=sys.stdout) -> None:
         if op == "call":
             return session.call(params["tool"], params.get("args", {}), writer=params.get("writer") is True,
                                 agentContext=params.get("agentContext") is not False,
-                                requestContext=params.get("requestContext"))
+                                requestContext=params.get("requestContext"), abortAfterMs=params.get("abortAfterMs"))
         if op == "calls":
             return session.calls(params["calls"])
         if op == "fs":

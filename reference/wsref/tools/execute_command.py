@@ -142,9 +142,11 @@ def execute(args: dict, ctx: ToolContext):
         if processes is None:
             raise SandboxFeatureNotSupportedError("processes")
         bg = workspace.tool_config(EXECUTE_COMMAND).get("backgroundProcesses") or {}
+        # abortSignal undefined: the call's signal; null / false: none
+        bg_abort = ctx.extra.get("abortSignal") if "abortSignal" not in bg else (bg["abortSignal"] or None)
         on_out, on_err, on_exit = bg.get("onStdout"), bg.get("onStderr"), bg.get("onExit")
         handle = processes.spawn(
-            command, cwd=cwd or None, timeout_ms=timeout_ms,
+            command, cwd=cwd or None, timeout_ms=timeout_ms, abort_signal=bg_abort,
             on_stdout=(lambda data, pid: on_out(data, {"pid": pid, "toolCallId": call_id})) if on_out else None,
             on_stderr=(lambda data, pid: on_err(data, {"pid": pid, "toolCallId": call_id})) if on_err else None)
         if on_exit:  # fire and forget, after the process has finished; a failing callback is only logged
@@ -176,7 +178,8 @@ def execute(args: dict, ctx: ToolContext):
                                     "transient": True})
     try:
         result = sandbox.execute_command(command, timeout_ms=timeout_ms, cwd=cwd or None,
-                                         on_stdout=stream("stdout"), on_stderr=stream("stderr"))
+                                         on_stdout=stream("stdout"), on_stderr=stream("stderr"),
+                                         abort_signal=ctx.extra.get("abortSignal"))
     except Exception as exc:  # nothing was streamed before a spawn failure
         if writer is not None:
             writer({"type": "data-sandbox-exit", "data": defined({

@@ -54,7 +54,8 @@ def execute(args: dict, ctx: ToolContext):
                 return None
             return lambda data: writer({"type": f"data-sandbox-{kind}", "data": defined(
                 {"output": data, "timestamp": int(time.time() * 1000), "toolCallId": call_id}), "transient": True})
-        result = handle.wait(on_stdout=stream("stdout"), on_stderr=stream("stderr"))
+        result = handle.wait(on_stdout=stream("stdout"), on_stderr=stream("stderr"),
+                             abort_signal=ctx.extra.get("abortSignal"))
         if writer is not None:
             writer({"type": "data-sandbox-exit", "data": defined({
                 "exitCode": result["exitCode"], "success": result["success"],

@@ -124,6 +124,7 @@ class BoundTool:
         self.target = target  # "filesystem" / "sandbox": resolved per call when it is a resolver
         self.tool_call_id = None  # the agent's id for the call in progress (set by the caller)
         self.writer = None  # the context's writer for the call in progress: takes each chunk (set by the caller)
+        self.abort_signal = None  # the call's abortSignal (an AbortSignal), if any (set by the caller)
         self.request_context = request_context
         self.settings = settings or {}
         self.name = name
@@ -184,6 +185,7 @@ class BoundTool:
         ctx = ToolContext(workspace)
         ctx.extra["toolCallId"] = self.tool_call_id
         ctx.extra["writer"] = self.writer
+        ctx.extra["abortSignal"] = self.abort_signal
         if mode is None or fs is None:
             return self._validated(args, ctx)
         scope = read_scope(fs)

@@ -180,6 +180,13 @@ export async function opCall(params) {
       };
       if (params.agentContext === false) delete context.agent; // no agent context: no toolCallId
       if (writer) context.writer = writer;
+      // Extension (capability call_abort): the call's abortSignal fires n ms after the call starts,
+      // also when the call has returned by then (as an agent run's signal outlives one tool call).
+      if (typeof params.abortAfterMs === 'number') {
+        const controller = new AbortController();
+        setTimeout(() => controller.abort(), params.abortAfterMs).unref();
+        context.abortSignal = controller.signal;
+      }
       output = await tool.execute(args, context);
     }
   } catch (err) {

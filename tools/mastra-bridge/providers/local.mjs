@@ -34,6 +34,7 @@ export const capabilities = [
   'tool_writer',
   'call_request_context',
   'concurrent_calls',
+  'call_abort',
   'fs_interface',
   'posix_errors',
   'bm25',

@@ -175,15 +175,24 @@ class ProcessHandle:
             except OSError:
                 pass
 
-    def wait(self, timeout: float | None = None, on_stdout=None, on_stderr=None) -> dict:
-        """on_stdout / on_stderr listen to the output (each chunk) until the wait ends."""
+    def on_exit(self, fn) -> None:
+        """Run fn once the process has exited (at once if it already has)."""
+        threading.Thread(target=lambda: (self._done.wait(), fn()), daemon=True).start()
+
+    def wait(self, timeout: float | None = None, on_stdout=None, on_stderr=None, abort_signal=None) -> dict:
+        """on_stdout / on_stderr listen to the output (each chunk) until the wait ends; an abort of
+        abort_signal during the wait kills the process."""
         added = [(n, f) for n, f in (("stdout", on_stdout), ("stderr", on_stderr)) if f is not None]
         with self._lock:
             for name, listener in added:
                 self._listeners[name].append(listener)
+        if abort_signal is not None:
+            abort_signal.add_listener(self.kill)
         try:
             self._done.wait(timeout)
         finally:
+            if abort_signal is not None:
+                abort_signal.remove_listener(self.kill)
             with self._lock:
                 for name, listener in added:
                     self._listeners[name].remove(listener)
