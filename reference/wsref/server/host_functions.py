@@ -62,6 +62,9 @@ def build(spec: dict, log: list, where: str):
             return record_call
         if kind == "contextValue":  # ({requestContext}) => requestContext.get(key)
             return lambda ctx: ((ctx or {}).get("requestContext") or {}).get(spec["key"])
+        if kind == "async":  # async () => value: a settled Promise the caller awaits
+            from ..js.promise import Promise
+            return lambda *args: Promise(spec.get("value"))
         if kind == "appendItems":  # an updater: prev => [...prev, ...items] (setAllowedPaths)
             return lambda prev: [*prev, *spec["items"]]
         if kind == "extendInstructions":  # ({defaultInstructions, requestContext}) => default + text [+ value]
