@@ -138,7 +138,8 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
         _run_concurrent(step, session, tree, result)
         return
     # Args may use what earlier results matched ({{pid}} from a background start).
-    args = substitute(step.get("args", {} if "tool" in step else []), {**values, **tree.captured})
+    args = substitute(step.get("args", {} if "tool" in step or "needs_approval" in step else []),
+                      {**values, **tree.captured})
     if "tool" in step:
         options = {k: v for k, v in (("writer", "chunks" in step["expect"] or None),
                                      ("agentContext", step.get("agent_context")),
@@ -149,6 +150,8 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
         actual = session.fs(step["fs"], args)
     elif "workspace" in step:
         actual = session.workspace(step["workspace"], args)
+    elif "needs_approval" in step:
+        actual = session.needs_approval(step["needs_approval"], args)
     elif "retool" in step:
         actual = session.retool()
     elif "hook_log" in step:

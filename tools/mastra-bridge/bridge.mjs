@@ -69,6 +69,7 @@ const OPS = {
   tools: Session.opTools,
   call: synced(Session.opCall),
   calls: synced(Session.opCalls),
+  needsApproval: Session.opNeedsApproval,
   fs: synced(Session.opFs),
   workspace: synced(Session.opWorkspace),
   retool: Session.opRetool,

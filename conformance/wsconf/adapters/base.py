@@ -35,6 +35,10 @@ class Session:
         (the Result's `chunks`); {"agentContext": false} calls it without an agent context."""
         raise NotImplementedError
 
+    def needs_approval(self, tool: str, args: dict) -> dict:
+        """Capability approval_fn: the tool's needsApprovalFn on args, as a value Result (null: none)."""
+        raise NotImplementedError
+
     def calls(self, calls: list[dict]) -> list[dict]:
         """Capability concurrent_calls: [{tool, args}, ...] started together, in order; their Results."""
         raise NotImplementedError

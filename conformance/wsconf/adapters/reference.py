@@ -19,6 +19,9 @@ class ReferenceSession(Session):
     def call(self, tool, args, options=None):
         return self.adapter.run_with_timeout(lambda: self.session.call(tool, args, **(options or {})))
 
+    def needs_approval(self, tool, args):
+        return self.adapter.run_with_timeout(lambda: self.session.needs_approval(tool, args))
+
     def calls(self, calls):
         return self.adapter.run_with_timeout(lambda: self.session.calls(calls))
 

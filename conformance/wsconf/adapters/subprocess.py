@@ -116,6 +116,9 @@ class ProtocolSession(Session):
     def call(self, tool, args, options=None):
         return self.process.request("call", {"session": self.session, "tool": tool, "args": args, **(options or {})})
 
+    def needs_approval(self, tool, args):
+        return self.process.request("needsApproval", {"session": self.session, "tool": tool, "args": args})
+
     def calls(self, calls):
         return self.process.request("calls", {"session": self.session, "calls": calls})
 

@@ -21,7 +21,7 @@ IMPLEMENTATION = "wsref"
 CAPABILITIES = (
     "filesystem", "local_paths", "symlinks", "file_modes", "empty_dirs", "tilde_home", "media",
     "read_only", "allowed_paths", "tool_config", "tool_hooks", "fs_interface", "posix_errors", "sandbox", "processes",
-    "lifecycle", "bm25", "vector", "skills", "tool_writer", "call_request_context", "concurrent_calls", "call_abort",
+    "lifecycle", "bm25", "vector", "skills", "tool_writer", "call_request_context", "concurrent_calls", "call_abort", "approval_fn",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
@@ -168,6 +168,16 @@ class Session:
         if chunks is not None:
             result["chunks"] = to_json(chunks)
         return result
+
+    def needs_approval(self, tool: str, args: dict) -> dict:
+        """Capability approval_fn: the tool's needsApprovalFn on these args (null when it has none)."""
+        bound = self._toolset().get(tool)
+        if bound is None:
+            raise KeyError(f"no tool named {tool!r}")
+        try:
+            return result_of(bound.needs_approval(args))
+        except Exception as exc:
+            return error_of(exc)
 
     def calls(self, calls: list[dict]) -> list[dict]:
         """Capability concurrent_calls: the calls start together, in order. Each next call starts once

@@ -148,6 +148,15 @@ class BoundTool:
         value = self.settings.get("requireApproval", False)
         return True if callable(value) else value is True
 
+    def needs_approval(self, args: dict):
+        """needsApprovalFn: set when requireApproval is a function, which it evaluates on the call's
+        args (a throwing function means: needs approval); None when the tool has none."""
+        value = self.settings.get("requireApproval")
+        if not callable(value):
+            return None
+        return resolve_dynamic(value, {"args": args, "requestContext": self.request_context,
+                                       "workspace": self.workspace}, True)
+
     def execute(self, args: dict):
         if self.slot.write_lock:
             path = args.get("path") if isinstance(args, dict) else None

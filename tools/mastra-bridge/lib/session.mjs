@@ -195,6 +195,25 @@ export async function opCall(params) {
   return withChunks(await valueResult(output, tool));
 }
 
+// Extension (capability approval_fn): the tool's needsApprovalFn (set when requireApproval is a
+// function) evaluated on these args: true/false, or null when the tool has none.
+export async function opNeedsApproval(params) {
+  const session = getSession(params);
+  const toolName = needString(params, 'tool');
+  const tool = session.tools[toolName];
+  if (!tool) throw new Fault(`no tool ${toolName} in session ${session.id}`);
+  if (typeof tool.needsApprovalFn !== 'function') return { kind: 'value', value: null, model: null };
+  try {
+    const value = await tool.needsApprovalFn(params.args ?? {}, {
+      requestContext: new RequestContext(Object.entries(session.requestContext)),
+      workspace: session.workspace,
+    });
+    return { kind: 'value', value: toWire(value), model: null };
+  } catch (err) {
+    return errorResult(err);
+  }
+}
+
 // Extension (capability concurrent_calls): several calls started together, in order (each runs up
 // to its first await before the next starts), their Results in that order.
 export async function opCalls(params) {

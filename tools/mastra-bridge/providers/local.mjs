@@ -35,6 +35,7 @@ export const capabilities = [
   'call_request_context',
   'concurrent_calls',
   'call_abort',
+  'approval_fn',
   'fs_interface',
   'posix_errors',
   'bm25',

@@ -54,6 +54,7 @@ export const capabilities = [
   'call_request_context',
   'concurrent_calls',
   'call_abort',
+  'approval_fn',
   'fs_interface',
   'posix_errors',
   ...(AST_EDIT ? ['ast_edit'] : []),
