@@ -129,6 +129,12 @@ def cmd_show(args) -> int:
         if "host" in step:
             out.append(f"Step {step['id']}: the harness changes the tree: {json.dumps(step['host'])}")
             continue
+        if "concurrent" in step:
+            out.append(f"Step {step['id']}: these calls, started together in order:")
+            for call in step["concurrent"]:
+                out.append(f"  {call['tool']}({json.dumps(call.get('args', {}), ensure_ascii=False)})")
+                out += ["  " + line for line in _expect_lines(call.get("expect") or {})]
+            continue
         target = step.get("tool") or (f"fs.{step['fs']}" if "fs" in step else "list tools")
         out.append(f"Step {step['id']}: {target}({json.dumps(step.get('args', {}), ensure_ascii=False)})")
         out += _expect_lines(step.get("expect") or {})

@@ -191,14 +191,24 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
         if problem:
             raise StepFailure(f"step {step['id']!r} afterwards: {problem}")
         return
+    if "concurrent" in step:
+        _run_concurrent(step, session, tree, result)
+        return
     # Args may use what earlier results matched ({{pid}} from a background start).
-    args = substitute(step.get("args", {} if "tool" in step else []), {**values, **tree.captured})
+    args = substitute(step.get("args", {} if "tool" in step or "needs_approval" in step else []),
+                      {**values, **tree.captured})
     if "tool" in step:
-        actual = session.call(step["tool"], args)
+        options = {k: v for k, v in (("writer", "chunks" in step["expect"] or None),
+                                     ("agentContext", step.get("agent_context")),
+                                     ("requestContext", step.get("request_context")),
+                                     ("abortAfterMs", step.get("abort_after_ms"))) if v is not None}
+        actual = session.call(step["tool"], args, options) if options else session.call(step["tool"], args)
     elif "fs" in step:
         actual = session.fs(step["fs"], args)
     elif "workspace" in step:
         actual = session.workspace(step["workspace"], args)
+    elif "needs_approval" in step:
+        actual = session.needs_approval(step["needs_approval"], args)
     elif "retool" in step:
         actual = session.retool()
     elif "hook_log" in step:
@@ -239,6 +249,25 @@ def _whole(record: dict) -> str:
         return ""
     return (f"\n(the whole actual, {record['actual_size']:,} bytes of JSON, sha256 {record['actual_sha256']}, "
             f"is in {record['actual_file']})")
+
+
+def _run_concurrent(step: dict, session, tree: CaseTree, result: CaseResult) -> None:
+    """Capability concurrent_calls: the calls start together, in order; each Result is judged."""
+    calls = [{"tool": c["tool"], "args": substitute(c.get("args", {}), {**tree.values, **tree.captured})}
+             for c in step["concurrent"]]
+    actuals = session.calls(calls)
+    if not isinstance(actuals, list) or len(actuals) != len(calls):
+        raise StepFailure(f"step {step['id']!r}: expected {len(calls)} results, got {actuals!r}")
+    for i, (call, spec_call, actual) in enumerate(zip(calls, step["concurrent"], actuals)):
+        result.steps.append({"id": f"{step['id']}[{i}]", "call": f"{step['id']}[{i}] ({call['tool']})",
+                             "args": call["args"], "expected": spec_call["expect"], "actual": actual})
+        problem = judge(spec_call["expect"], actual, tree)
+        if problem:
+            raise StepFailure(f"step {step['id']!r}, call {i} ({call['tool']}): {problem}")
+    if "after" in step:
+        problem = _check_after(step["after"], tree)
+        if problem:
+            raise StepFailure(f"step {step['id']!r} afterwards: {problem}")
 
 
 def _host_action(action: dict, tree: CaseTree) -> None:
@@ -312,6 +341,11 @@ def judge(expect: dict, actual: dict, tree: CaseTree) -> str | None:
             return mismatch("the value differs" if kind == "value" else f"expected a value result, got {kind}",
                             substitute(expect["value"], values),
                             actual.get("value") if kind == "value" else actual)
+    if "chunks" in expect and not _value_matches(expect["chunks"], actual.get("chunks"), values):
+        return mismatch("the chunks written to the writer differ", substitute(expect["chunks"], values),
+                        actual.get("chunks"))
+    if "model" in expect and not _value_matches(expect["model"], actual.get("model"), values):
+        return mismatch("the model output differs", substitute(expect["model"], values), actual.get("model"))
     if "model_text" in expect:
         shown = model_text(actual)
         if shown is None or not matches(expect["model_text"], shown, values):

@@ -78,11 +78,12 @@ class Case:
                 note_renames(step["args"][0])
         called = []
         for step in self.steps:
-            name = step.get("tool") or step.get("tool_info")
-            if isinstance(name, str):
-                tool_id = renamed.get(name, name)
-                if tool_id not in called:
-                    called.append(tool_id)
+            for name in [step.get("tool") or step.get("tool_info") or step.get("needs_approval")] + [
+                    c.get("tool") for c in step.get("concurrent", [])]:
+                if isinstance(name, str):
+                    tool_id = renamed.get(name, name)
+                    if tool_id not in called:
+                        called.append(tool_id)
         return tuple(called)
 
     @property

@@ -5,6 +5,8 @@ too, so it lives below both.
 """
 from __future__ import annotations
 
+from .js.promise import Promise
+
 
 def resolve_dynamic(value, context: dict | None, safe_default: bool) -> bool:
     """resolveDynamicValue: booleans as they are, functions called, a throwing function -> default."""
@@ -15,6 +17,9 @@ def resolve_dynamic(value, context: dict | None, safe_default: bool) -> bool:
     if context is None:
         return safe_default
     try:
-        return bool(value(context))
+        result = value(context)
+        if isinstance(result, Promise):  # an async function: awaited
+            result = result.settle()
+        return bool(result)
     except Exception:
         return safe_default

@@ -71,6 +71,8 @@ const OPS = {
   open: Session.opOpen,
   tools: Session.opTools,
   call: synced(Session.opCall),
+  calls: synced(Session.opCalls),
+  needsApproval: Session.opNeedsApproval,
   fs: synced(Session.opFs),
   workspace: synced(Session.opWorkspace),
   retool: Session.opRetool,

@@ -30,7 +30,17 @@ class Session:
     def tools(self) -> list[dict]:
         raise NotImplementedError
 
-    def call(self, tool: str, args: dict) -> dict:
+    def call(self, tool: str, args: dict, options: dict | None = None) -> dict:
+        """options (capability tool_writer): {"writer": true} captures the chunks the tool writes
+        (the Result's `chunks`); {"agentContext": false} calls it without an agent context."""
+        raise NotImplementedError
+
+    def needs_approval(self, tool: str, args: dict) -> dict:
+        """Capability approval_fn: the tool's needsApprovalFn on args, as a value Result (null: none)."""
+        raise NotImplementedError
+
+    def calls(self, calls: list[dict]) -> list[dict]:
+        """Capability concurrent_calls: [{tool, args}, ...] started together, in order; their Results."""
         raise NotImplementedError
 
     def fs(self, method: str, args: list) -> dict:

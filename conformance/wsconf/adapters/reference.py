@@ -16,8 +16,14 @@ class ReferenceSession(Session):
     def tools(self):
         return self.adapter.run_with_timeout(self.session.tools)
 
-    def call(self, tool, args):
-        return self.adapter.run_with_timeout(lambda: self.session.call(tool, args))
+    def call(self, tool, args, options=None):
+        return self.adapter.run_with_timeout(lambda: self.session.call(tool, args, **(options or {})))
+
+    def needs_approval(self, tool, args):
+        return self.adapter.run_with_timeout(lambda: self.session.needs_approval(tool, args))
+
+    def calls(self, calls):
+        return self.adapter.run_with_timeout(lambda: self.session.calls(calls))
 
     def fs(self, method, args):
         return self.adapter.run_with_timeout(lambda: self.session.fs(method, args))

@@ -223,8 +223,14 @@ class ProtocolSession(Session):
     def tools(self):
         return self.process.request("tools", {"session": self.session})
 
-    def call(self, tool, args):
-        return self.process.request("call", {"session": self.session, "tool": tool, "args": args})
+    def call(self, tool, args, options=None):
+        return self.process.request("call", {"session": self.session, "tool": tool, "args": args, **(options or {})})
+
+    def needs_approval(self, tool, args):
+        return self.process.request("needsApproval", {"session": self.session, "tool": tool, "args": args})
+
+    def calls(self, calls):
+        return self.process.request("calls", {"session": self.session, "calls": calls})
 
     def fs(self, method, args):
         return self.process.request("fs", {"session": self.session, "method": method, "args": args})

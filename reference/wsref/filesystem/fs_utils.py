@@ -80,5 +80,12 @@ TEXT_EXTENSIONS = frozenset(
 )
 
 
-def is_text_file(filename: str) -> bool:
-    return nodepath.extname(filename).lower() in TEXT_EXTENSIONS
+def normalize_text_extension(ext: str) -> str:
+    """normalizeTextExtension: lower-cased and dot-prefixed (`SAS` -> `.sas`)."""
+    lower = ext.strip().lower()
+    return lower if lower.startswith(".") else "." + lower
+
+
+def is_text_file(filename: str, extra_extensions: frozenset[str] = frozenset()) -> bool:
+    ext = nodepath.extname(filename).lower()
+    return ext in TEXT_EXTENSIONS or ext in extra_extensions

@@ -12,6 +12,7 @@ import random
 import shutil
 import stat as stat_mod
 import string
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -29,10 +30,20 @@ from ..errors import (
     WorkspaceReadOnlyError,
 )
 from ..js import node_path as nodepath
-from .fs_utils import expand_tilde, mime_type, resolve_to_base_path
+from .fs_utils import expand_tilde, is_text_file, mime_type, normalize_text_extension, resolve_to_base_path
 
 OUTSIDE_HINT_GENERIC = ('access (path is outside the workspace; use a path relative to the '
                         'workspace root, without a leading "/")')
+
+
+def _base36(n: int) -> str:
+    digits = string.digits + string.ascii_lowercase
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out
 
 
 def _errcode(exc: OSError) -> str:
@@ -69,6 +80,7 @@ class LocalFilesystem:
     allowedPaths: list[str] = field(default_factory=list)
     id: str | None = None
     instructions: str | None = None
+    textExtensions: list[str] | None = None  # MastraFilesystemOptions: extra extensions grep reads
 
     name = "LocalFilesystem"
     provider = "local"
@@ -76,9 +88,25 @@ class LocalFilesystem:
     def __post_init__(self):
         self.basePath = nodepath.resolve(expand_tilde(self.basePath))
         self.allowedPaths = [resolve_to_base_path(self.basePath, p) for p in self.allowedPaths]
-        self.id = self.id or "local-fs-" + "".join(random.choices(string.ascii_lowercase + string.digits, k=12))
+        self.id = self.id or self._generate_id()
+        self._text_extensions = frozenset(normalize_text_extension(e) for e in self.textExtensions or [])
         self.status = "pending"
         self.error: str | None = None
+
+    @staticmethod
+    def _generate_id() -> str:
+        """`local-fs-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`."""
+        return f"local-fs-{_base36(time.time_ns() // 1_000_000)}-" + "".join(
+            random.choices(string.ascii_lowercase + string.digits, k=6))
+
+    def set_allowed_paths(self, paths_or_updater) -> None:
+        """setAllowedPaths: a list, or an updater given the current (resolved) list; stored resolved."""
+        new = paths_or_updater(list(self.allowedPaths)) if callable(paths_or_updater) else paths_or_updater
+        self.allowedPaths = [resolve_to_base_path(self.basePath, p) for p in new]
+
+    def is_text_file(self, filename: str) -> bool:
+        """MastraFilesystem.isTextFile: the built-in set plus the configured textExtensions."""
+        return is_text_file(filename, self._text_extensions)
 
     # -- lifecycle --------------------------------------------------------------------------
 

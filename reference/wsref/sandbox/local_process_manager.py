@@ -39,7 +39,7 @@ class LocalProcessManager:
 
     def spawn(self, command: str, cwd: str | None = None, timeout_ms: float | None = None,
               env: dict | None = None, max_retained: float = DEFAULT_MAX_RETAINED_BYTES,
-              on_stdout=None, on_stderr=None) -> ProcessHandle:
+              on_stdout=None, on_stderr=None, abort_signal=None) -> ProcessHandle:
         validate_max_retained_bytes(max_retained)  # before the sandbox starts
         self.sandbox.ensure_running()
         overlay = self.sandbox.get_env()
@@ -70,6 +70,9 @@ class LocalProcessManager:
         with self._lock:
             self._tracked[handle.pid] = handle
             self._dismissed.discard(handle.pid)
+        if abort_signal is not None:  # an abort kills the process (the listener goes when it exits)
+            abort_signal.add_listener(handle.kill)
+            handle.on_exit(lambda: abort_signal.remove_listener(handle.kill))
         return handle
 
     def list(self) -> list[dict]:

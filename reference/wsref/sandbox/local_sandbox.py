@@ -206,9 +206,8 @@ class LocalSandbox:
             timeout_ms=timeout_ms if timeout_ms is not None else options.get("timeout"), env=options.get("env"),
             max_retained=float("inf") if retained is None else retained,
             on_stdout=on_stdout if on_stdout is not None else _chunk_callback(options.get("onStdout")),
-            on_stderr=on_stderr if on_stderr is not None else _chunk_callback(options.get("onStderr")))
-        if abort_signal is not None:
-            abort_signal.add_listener(handle.kill)
+            on_stderr=on_stderr if on_stderr is not None else _chunk_callback(options.get("onStderr")),
+            abort_signal=abort_signal)
         try:
             result = handle.wait()
             return {**result, "command": full}

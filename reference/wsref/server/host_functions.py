@@ -74,6 +74,19 @@ def build(spec: dict, log: list, where: str):
             return record_call
         if kind == "contextValue":  # ({requestContext}) => requestContext.get(key)
             return lambda ctx: ((ctx or {}).get("requestContext") or {}).get(spec["key"])
+        if kind == "async":  # async () => value: a settled Promise the caller awaits
+            from ..js.promise import Promise
+            return lambda *args: Promise(spec.get("value"))
+        if kind == "appendItems":  # an updater: prev => [...prev, ...items] (setAllowedPaths)
+            return lambda prev: [*prev, *spec["items"]]
+        if kind == "extendInstructions":  # ({defaultInstructions, requestContext}) => default + text [+ value]
+            def extend(ctx):
+                text = ctx["defaultInstructions"] + spec["text"]
+                if "key" in spec:
+                    rc = ctx.get("requestContext")
+                    text += "(no requestContext)" if rc is None else _js_string(rc.get(spec["key"]))
+                return text
+            return extend
         if kind == "startsWith":  # a predicate on a plain string (e.g. read_file's mediaTypes)
             return lambda value: isinstance(value, str) and value.startswith(spec["prefix"])
         if kind == "throw":
@@ -81,6 +94,15 @@ def build(spec: dict, log: list, where: str):
                 raise HostFunctionError(spec.get("message", "config function failed"))
             return fail_fn
     raise ValueError(f"unknown host function {spec!r} at {where}")
+
+
+def _js_string(value) -> str:
+    """String(value) for the JSON values a request context holds."""
+    if value is None:
+        return "undefined"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def with_host_functions(value, log: list, where: str = "tools"):

@@ -41,13 +41,19 @@ def sandbox_resolver(spec: dict, root: str, log: list, resolved: list):
     options = with_host_functions(spec.get("options") or {}, log, "sandbox")
     foreground_only = options.pop("foregroundOnly", None) is True  # capability foreground_sandbox
 
+    memo: dict = {}  # with "memoize": true, one sandbox per working directory
+
     def resolve(ctx):
         request_context = ctx.get("requestContext") or {}
         log.append({"hook": "sandboxResolver", "requestContext": dict(request_context)})
-        sandbox = LocalSandbox(**{"workingDirectory": _below(root, request_context, spec.get("workingDirectoryKey")),
-                                  **options})
+        working_directory = _below(root, request_context, spec.get("workingDirectoryKey"))
+        if spec.get("memoize") is True and working_directory in memo:
+            return memo[working_directory]
+        sandbox = LocalSandbox(**{"workingDirectory": working_directory, **options})
         if foreground_only:
             sandbox.processes = None
         resolved.append(sandbox)
+        if spec.get("memoize") is True:
+            memo[working_directory] = sandbox
         return sandbox
     return resolve

@@ -23,7 +23,8 @@ CAPABILITIES = (
     "filesystem", "local_paths", "symlinks", "file_modes", "empty_dirs", "tilde_home", "media",
     "read_only", "allowed_paths", "tool_config", "tool_hooks", "fs_interface", "posix_errors", "sandbox", "processes",
     "host_processes", "lifecycle", "bm25", "vector", "skills", "native_fs", "agent_loop", "concurrent_calls",
-    "foreground_sandbox", "coding_agent", "mastra_registry",
+    "foreground_sandbox", "coding_agent", "mastra_registry", "tool_writer", "call_request_context", "call_abort",
+    "approval_fn",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
@@ -154,17 +155,66 @@ class Session:
         return [{"name": t.name, "description": t.description, "inputSchema": t.input_schema,
                  "requireApproval": t.require_approval} for t in self._toolset().values()]
 
-    def call(self, tool: str, args: dict) -> dict:
+    def call(self, tool: str, args: dict, writer: bool = False, agentContext: bool = True,
+             requestContext: dict | None = None, abortAfterMs: float | None = None) -> dict:
+        """writer: the context gets a writer and the Result carries the chunks written to it (capability
+        tool_writer); agentContext false: the call has no agent context, so no toolCallId."""
         os.environ["HOME"] = self.home
+        chunks: list | None = [] if writer else None
         try:
             bound = self._toolset().get(tool)
             if bound is None:
                 raise KeyError(f"no tool named {tool!r}")
-            bound.tool_call_id = _next_tool_call_id()
+            call_id = _next_tool_call_id()
+            bound.tool_call_id = call_id if agentContext else None
+            bound.writer = chunks.append if chunks is not None else None
+            # capability call_request_context: this call's own request context
+            bound.request_context = dict(requestContext) if requestContext is not None else self.request_context
+            bound.abort_signal = None
+            if abortAfterMs is not None:  # capability call_abort: the call's abortSignal fires n ms after
+                import threading          # the call starts, also when the call has returned by then
+                from ..js.abort import AbortSignal
+                bound.abort_signal = AbortSignal()
+                timer = threading.Timer(abortAfterMs / 1000, bound.abort_signal.abort)
+                timer.daemon = True
+                timer.start()
             output = bound.execute(args)
-            return result_of(output, bound.to_model_output(output))
+            result = result_of(output, bound.to_model_output(output))
         except Exception as exc:  # a tool that throws is a result, not a fault
+            result = error_of(exc)
+        if chunks is not None:
+            result["chunks"] = to_json(chunks)
+        return result
+
+    def needs_approval(self, tool: str, args: dict) -> dict:
+        """Capability approval_fn: the tool's needsApprovalFn on these args (null when it has none)."""
+        bound = self._toolset().get(tool)
+        if bound is None:
+            raise KeyError(f"no tool named {tool!r}")
+        try:
+            return result_of(bound.needs_approval(args))
+        except Exception as exc:
             return error_of(exc)
+
+    def calls(self, calls: list[dict]) -> list[dict]:
+        """Capability concurrent_calls: the calls start together, in order. Each next call starts once
+        the previous one has queued on the write lock (or finished), as the upstream's calls, started
+        back to back in one event loop, reach the lock in the order they were made."""
+        import threading
+        results: list = [None] * len(calls)
+        lock = next(iter(self._toolset().values())).lock
+        threads = []
+        for i, call in enumerate(calls):
+            def run(i=i, call=call):
+                results[i] = self.call(call["tool"], call.get("args", {}))
+            queued = lock.queued
+            thread = threading.Thread(target=run, daemon=True)
+            thread.start()
+            lock.wait_queued(queued, thread)
+            threads.append(thread)
+        for thread in threads:
+            thread.join()
+        return results
 
     def fs(self, method: str, args: list) -> dict:
         os.environ["HOME"] = self.home
@@ -312,7 +362,12 @@ WORKSPACE_METHODS = {
     "filesystem.status": lambda s: _fs(s).status,
     "filesystem.basePath": lambda s: _fs(s).basePath,
     "filesystem.getInfo": lambda s: _defined(_fs(s).get_info()),
-    "filesystem.getInstructions": lambda s: _fs(s).get_instructions(),
+    "filesystem.getInstructions": lambda s, opts=None: _fs(s).get_instructions(opts),
+    "filesystem.allowedPaths": lambda s: list(_fs(s).allowedPaths),
+    "filesystem.setAllowedPaths": lambda s, paths: _fs(s).set_allowed_paths(paths),
+    "filesystem.id.slice": lambda s, *a: _js_slice(_fs(s).id, *a),
+    "filesystem.id.length": lambda s: _js_length(_fs(s).id),
+    "filesystem.name": lambda s: _fs(s).name,
     # The optional native walk/grep: LocalFilesystem 1.71.0 has neither (undefined -> null).
     "filesystem.walk": lambda s: getattr(_fs(s), "walk", None),
     "filesystem.grep": lambda s: getattr(_fs(s), "grep", None),

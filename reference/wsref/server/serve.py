@@ -33,7 +33,13 @@ def serve(stdin=sys.stdin, stdout=sys.stdout) -> None:
         if op == "tools":
             return session.tools()
         if op == "call":
-            return session.call(params["tool"], params.get("args", {}))
+            return session.call(params["tool"], params.get("args", {}), writer=params.get("writer") is True,
+                                agentContext=params.get("agentContext") is not False,
+                                requestContext=params.get("requestContext"), abortAfterMs=params.get("abortAfterMs"))
+        if op == "needsApproval":
+            return session.needs_approval(params["tool"], params.get("args") or {})
+        if op == "calls":
+            return session.calls(params["calls"])
         if op == "fs":
             return session.fs(params["method"], params.get("args") or [])
         if op == "workspace":

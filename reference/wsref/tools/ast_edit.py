@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from ..errors import FileNotFoundError_, JsError, WorkspaceReadOnlyError
+from .helpers import emit_workspace_metadata
 from .base import Tool, ToolContext
 
 AST_EDIT = "mastra_workspace_ast_edit"
@@ -339,6 +340,7 @@ def pattern_replace(content: str, root, pattern: str, replacement: str) -> tuple
 
 def execute(args: dict, ctx: ToolContext) -> str:
     fs = ctx.workspace.require_filesystem()
+    emit_workspace_metadata(ctx, AST_EDIT)
     path = args["path"]
     pattern, replacement = args.get("pattern"), args.get("replacement")
     transform, target, new_name = args.get("transform"), args.get("targetName"), args.get("newName")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..errors import WorkspaceReadOnlyError
+from .helpers import emit_workspace_metadata
 from .base import Tool, ToolContext
 
 DELETE = "mastra_workspace_delete"
@@ -24,6 +25,7 @@ INPUT_SCHEMA = {
 
 def execute(args: dict, ctx: ToolContext) -> str:
     fs = ctx.workspace.require_filesystem()
+    emit_workspace_metadata(ctx, DELETE)
     path, recursive = args["path"], bool(args.get("recursive", False))
     if fs.readOnly:
         raise WorkspaceReadOnlyError("delete")

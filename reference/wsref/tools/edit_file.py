@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..errors import WorkspaceReadOnlyError
+from .helpers import emit_workspace_metadata
 from .base import Tool, ToolContext
 
 EDIT_FILE = "mastra_workspace_edit_file"
@@ -117,6 +118,7 @@ def replace_string(content: str, old: str, new: str, replace_all: bool) -> tuple
 
 def execute(args: dict, ctx: ToolContext) -> str:
     fs = ctx.workspace.require_filesystem()
+    emit_workspace_metadata(ctx, EDIT_FILE)
     path = args["path"]
     old, new = js_units(args["old_string"]), js_units(args["new_string"])
     replace_all = bool(args.get("replace_all", False))

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import re
+import time
 
 from ..sandbox.errors import SandboxFeatureNotSupportedError
 from ..validation import js_type_name, truncate_for_logging
 from .base import Tool, ToolContext
+from .helpers import defined, emit_workspace_metadata
 from .output_helpers import DEFAULT_TAIL_LINES, sandbox_to_model_output, truncate_output
 
 EXECUTE_COMMAND = "mastra_workspace_execute_command"
@@ -130,6 +132,9 @@ def execute(args: dict, ctx: ToolContext):
         if extracted is not None:
             tail = extracted
 
+    emit_workspace_metadata(ctx, EXECUTE_COMMAND)
+    call_id = ctx.extra.get("toolCallId")
+    writer = ctx.extra.get("writer")
     token_limit = workspace.tool_config(EXECUTE_COMMAND).get("maxOutputTokens")
 
     if background:
@@ -137,10 +142,11 @@ def execute(args: dict, ctx: ToolContext):
         if processes is None:
             raise SandboxFeatureNotSupportedError("processes")
         bg = workspace.tool_config(EXECUTE_COMMAND).get("backgroundProcesses") or {}
-        call_id = ctx.extra.get("toolCallId")
+        # abortSignal undefined: the call's signal; null / false: none
+        bg_abort = ctx.extra.get("abortSignal") if "abortSignal" not in bg else (bg["abortSignal"] or None)
         on_out, on_err, on_exit = bg.get("onStdout"), bg.get("onStderr"), bg.get("onExit")
         handle = processes.spawn(
-            command, cwd=cwd or None, timeout_ms=timeout_ms,
+            command, cwd=cwd or None, timeout_ms=timeout_ms, abort_signal=bg_abort,
             on_stdout=(lambda data, pid: on_out(data, {"pid": pid, "toolCallId": call_id})) if on_out else None,
             on_stderr=(lambda data, pid: on_err(data, {"pid": pid, "toolCallId": call_id})) if on_err else None)
         # The run's abort signal kills it too, unless backgroundProcesses.abortSignal is null/false.
@@ -164,26 +170,31 @@ def execute(args: dict, ctx: ToolContext):
 
     if not hasattr(sandbox, "execute_command"):
         raise SandboxFeatureNotSupportedError("executeCommand")
-    # In an agent run (spec agent_loop) the output streams to the UI as data chunks while it comes.
-    writer, call_id = ctx.extra.get("writer"), ctx.extra.get("toolCallId")
+    started_at = time.time()
 
-    def stream(kind):
+    def stream(kind: str):
+        """Each chunk of output goes to the writer as it arrives: a transient data-sandbox-<kind> chunk."""
         if writer is None:
             return None
-        return lambda data, pid: writer({"type": f"data-sandbox-{kind}", "data": {"output": data, "toolCallId": call_id}})
-
+        return lambda data, pid=None: writer({"type": f"data-sandbox-{kind}",
+                                    "data": defined({"output": data, "timestamp": int(time.time() * 1000),
+                                                     "toolCallId": call_id}),
+                                    "transient": True})
     try:
-        result = sandbox.execute_command(command, timeout_ms=timeout_ms, cwd=cwd or None, on_stdout=stream("stdout"),
-                                         on_stderr=stream("stderr"), abort_signal=ctx.extra.get("abortSignal"))
+        result = sandbox.execute_command(command, timeout_ms=timeout_ms, cwd=cwd or None,
+                                         on_stdout=stream("stdout"), on_stderr=stream("stderr"),
+                                         abort_signal=ctx.extra.get("abortSignal"))
     except Exception as exc:  # nothing was streamed before a spawn failure
         if writer is not None:
-            writer({"type": "data-sandbox-exit", "data": {"exitCode": -1, "success": False, "toolCallId": call_id}})
+            writer({"type": "data-sandbox-exit", "data": defined({
+                "exitCode": -1, "success": False, "executionTimeMs": int((time.time() - started_at) * 1000),
+                "toolCallId": call_id})})
         message = getattr(exc, "message", None) or str(exc)
         return append_terminal_line([], f"Error: {message}")
     if writer is not None:
-        writer({"type": "data-sandbox-exit", "data": {
-            "exitCode": result["exitCode"], "success": result["success"], "killed": result["killed"],
-            "timedOut": result["timedOut"], "toolCallId": call_id}})
+        writer({"type": "data-sandbox-exit", "data": defined({
+            "exitCode": result["exitCode"], "success": result["success"], "executionTimeMs": result["executionTimeMs"],
+            "killed": result["killed"], "timedOut": result["timedOut"], "toolCallId": call_id})})
     parts = format_command_output(truncate_output(result["stdout"], tail, token_limit),
                                   truncate_output(result["stderr"], tail, token_limit))
     if not result["success"]:

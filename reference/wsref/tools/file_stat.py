@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..errors import FileNotFoundError_
 from ..filesystem.local_filesystem import iso
+from .helpers import emit_workspace_metadata
 from .base import Tool, ToolContext
 
 FILE_STAT = "mastra_workspace_file_stat"
@@ -23,6 +24,7 @@ INPUT_SCHEMA = {
 
 def execute(args: dict, ctx: ToolContext) -> str:
     fs = ctx.workspace.require_filesystem()
+    emit_workspace_metadata(ctx, FILE_STAT)
     path = args["path"]
     try:
         stat = fs.stat(path)

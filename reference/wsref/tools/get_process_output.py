@@ -1,9 +1,11 @@
 """mastra_workspace_get_process_output (upstream `tools/get-process-output.ts`): the output and exit status of a background process."""
 from __future__ import annotations
 
+import time
+
 from ..sandbox.errors import SandboxFeatureNotSupportedError
 from .base import Tool, ToolContext
-from .helpers import dynamic_sandbox_hint
+from .helpers import defined, dynamic_sandbox_hint, emit_workspace_metadata
 from .output_helpers import DEFAULT_TAIL_LINES, sandbox_to_model_output, truncate_output
 
 GET_PROCESS_OUTPUT = "mastra_workspace_get_process_output"
@@ -35,6 +37,7 @@ INPUT_SCHEMA = {
 def execute(args: dict, ctx: ToolContext):
     workspace = ctx.workspace
     sandbox = workspace.require_sandbox()
+    emit_workspace_metadata(ctx, GET_PROCESS_OUTPUT)
     pid, tail = args["pid"], args.get("tail")
     processes = getattr(sandbox, "processes", None)
     if processes is None:
@@ -42,8 +45,21 @@ def execute(args: dict, ctx: ToolContext):
     handle = processes.get(pid)
     if handle is None:
         return f"No background process found with PID {pid}.{dynamic_sandbox_hint(workspace)}"
+    call_id, writer = ctx.extra.get("toolCallId"), ctx.extra.get("writer")
+    if writer is not None and handle.command:
+        writer({"type": "data-sandbox-command", "data": defined({"command": handle.command, "pid": pid, "toolCallId": call_id})})
     if args.get("wait") and handle.exit_code is None:
-        handle.wait()
+        def stream(kind: str):
+            if writer is None:
+                return None
+            return lambda data: writer({"type": f"data-sandbox-{kind}", "data": defined(
+                {"output": data, "timestamp": int(time.time() * 1000), "toolCallId": call_id}), "transient": True})
+        result = handle.wait(on_stdout=stream("stdout"), on_stderr=stream("stderr"),
+                             abort_signal=ctx.extra.get("abortSignal"))
+        if writer is not None:
+            writer({"type": "data-sandbox-exit", "data": defined({
+                "exitCode": result["exitCode"], "success": result["success"],
+                "executionTimeMs": result["executionTimeMs"], "toolCallId": call_id})})
     exit_code, raw_stdout, raw_stderr = handle.snapshot()
     token_limit = workspace.tool_config(GET_PROCESS_OUTPUT).get("maxOutputTokens")
     stdout = truncate_output(raw_stdout, tail, token_limit)

@@ -25,6 +25,7 @@ from ..gitignore import load_gitignore
 from ..glob import create_glob_matcher, extract_glob_base, is_glob_pattern
 from ..js.regexp import JSRegExpSyntaxError, compile_js, from_units, to_units
 from ..js.regexp_lines import LineSearch
+from .helpers import emit_workspace_metadata
 from .base import Tool, ToolContext
 from .output_helpers import apply_token_limit
 
@@ -132,6 +133,7 @@ def create_grep_tool(strict: bool = False) -> Tool:
 
     def execute(args: dict, ctx: ToolContext):
         fs = ctx.workspace.require_filesystem()
+        emit_workspace_metadata(ctx, GREP)
         pattern: str = args["pattern"]
         input_path: str = args.get("path", ".")
         context_lines = args.get("contextLines", 0)

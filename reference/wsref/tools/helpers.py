@@ -14,3 +14,19 @@ def dynamic_sandbox_hint(workspace) -> str:
 
 def _require_workspace(ctx: ToolContext):
     return ctx.workspace
+
+
+def emit_workspace_metadata(ctx: ToolContext, tool_name: str) -> None:
+    """emitWorkspaceMetadata: the first chunk every workspace tool writes, when the context has a writer:
+    {type: 'data-workspace-metadata', data: {toolName (the default id), toolCallId, ...workspace.getInfo()}}."""
+    writer = ctx.extra.get("writer")
+    if writer is None:
+        return
+    info = ctx.workspace.get_info({"requestContext": ctx.extra.get("requestContext"), "resolveDynamicProviders": False})
+    data = defined({"toolName": tool_name, "toolCallId": ctx.extra.get("toolCallId")})
+    writer({"type": "data-workspace-metadata", "data": {**data, **info}})
+
+
+def defined(value: dict) -> dict:
+    """A chunk's data as JSON shows it: an undefined (None) property is left out."""
+    return {k: v for k, v in value.items() if v is not None}

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .base import Tool, ToolContext
-from .helpers import _require_workspace
+from .helpers import _require_workspace, emit_workspace_metadata
 
 _DRAFT7 = "http://json-schema.org/draft-07/schema#"
 
@@ -29,6 +29,7 @@ INDEX_SCHEMA = {
 
 def execute_index(args: dict, ctx: ToolContext) -> str:
     ws = _require_workspace(ctx)
+    emit_workspace_metadata(ctx, INDEX)
     ws.index(args["path"], args["content"], {"metadata": args.get("metadata")})
     return f"Indexed {args['path']}"
 

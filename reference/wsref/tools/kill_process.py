@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..sandbox.errors import SandboxFeatureNotSupportedError
 from .base import Tool, ToolContext
-from .helpers import dynamic_sandbox_hint
+from .helpers import defined, dynamic_sandbox_hint, emit_workspace_metadata
 from .output_helpers import sandbox_to_model_output, truncate_output
 
 KILL_PROCESS = "mastra_workspace_kill_process"
@@ -27,13 +27,25 @@ INPUT_SCHEMA = {
 def execute(args: dict, ctx: ToolContext):
     workspace = ctx.workspace
     sandbox = workspace.require_sandbox()
+    emit_workspace_metadata(ctx, KILL_PROCESS)
     pid = args["pid"]
     processes = getattr(sandbox, "processes", None)
     if processes is None:
         raise SandboxFeatureNotSupportedError("processes")
     handle = processes.get(pid)          # the output is read from this handle after the kill
+    call_id, writer = ctx.extra.get("toolCallId"), ctx.extra.get("writer")
+    if writer is not None and handle is not None and handle.command:
+        writer({"type": "data-sandbox-command", "data": defined({"command": handle.command, "pid": pid, "toolCallId": call_id})})
     if not processes.kill(pid):
+        if writer is not None:
+            writer({"type": "data-sandbox-exit", "data": defined({
+                "exitCode": -1 if handle is None or handle.exit_code is None else handle.exit_code,
+                "success": False, "killed": False, "toolCallId": call_id})})
         return f"Process {pid} was not found or had already exited.{dynamic_sandbox_hint(workspace)}"
+    if writer is not None:
+        writer({"type": "data-sandbox-exit", "data": defined({
+            "exitCode": 137 if handle is None or handle.exit_code is None else handle.exit_code,
+            "success": False, "killed": True, "toolCallId": call_id})})
     parts = [f"Process {pid} has been killed."]
     if handle is not None:
         token_limit = workspace.tool_config(KILL_PROCESS).get("maxOutputTokens")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..js.strings import js_trim
+from .helpers import emit_workspace_metadata
 from .base import Tool, ToolContext
 from .output_helpers import apply_token_limit
 from .tree_formatter import format_as_tree
@@ -65,6 +66,7 @@ def normalize_pattern(pattern):
 def execute(args: dict, ctx: ToolContext):
     workspace = ctx.workspace
     fs = workspace.require_filesystem()
+    emit_workspace_metadata(ctx, LIST_FILES)
     path = args.get("path", ".")
     max_depth = args.get("maxDepth", 2)
     result = format_as_tree(

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..errors import WorkspaceReadOnlyError
+from .helpers import emit_workspace_metadata
 from .base import Tool, ToolContext
 
 MKDIR = "mastra_workspace_mkdir"
@@ -23,6 +24,7 @@ INPUT_SCHEMA = {
 
 def execute(args: dict, ctx: ToolContext) -> str:
     fs = ctx.workspace.require_filesystem()
+    emit_workspace_metadata(ctx, MKDIR)
     path = args["path"]
     if fs.readOnly:
         raise WorkspaceReadOnlyError("mkdir")

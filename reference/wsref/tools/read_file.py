@@ -7,6 +7,7 @@ import re
 from ..errors import JsError
 from ..filesystem.fs_utils import is_text_like
 from ..line_utils import extract_lines, extract_lines_from_file, format_with_line_numbers
+from .helpers import emit_workspace_metadata
 from .base import Tool, ToolContext
 from .media import media_result, media_to_model_output
 from .output_helpers import apply_token_limit
@@ -72,6 +73,7 @@ def media_check(config):
 
 def execute(args: dict, ctx: ToolContext):
     fs = ctx.workspace.require_filesystem()
+    emit_workspace_metadata(ctx, READ_FILE)
     path = args["path"]
     encoding = args.get("encoding")
     offset, limit = args.get("offset"), args.get("limit")

@@ -9,7 +9,7 @@ bm25), and the output names the mode used.
 from __future__ import annotations
 
 from .base import Tool, ToolContext
-from .helpers import _require_workspace
+from .helpers import _require_workspace, emit_workspace_metadata
 
 SEARCH = "mastra_workspace_search"
 
@@ -42,6 +42,7 @@ SEARCH_SCHEMA = search_schema(
 
 def execute_search(args: dict, ctx: ToolContext) -> str:
     ws = _require_workspace(ctx)
+    emit_workspace_metadata(ctx, SEARCH)
     mode = args.get("mode")
     if mode == "hybrid" and not ws.can_hybrid:
         effective = "vector" if ws.can_vector else "bm25"

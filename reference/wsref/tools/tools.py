@@ -124,6 +124,8 @@ class BoundTool:
         self.target = target  # "filesystem" / "sandbox": resolved per call when it is a resolver
         self.tool_call_id = None  # the agent's id for the call in progress (set by the caller)
         self.agent_context: dict = {}  # in an agent run: the stream's writer and the run's abortSignal
+        self.writer = None  # the context's writer for the call in progress: takes each chunk (set by the caller)
+        self.abort_signal = None  # the call's abortSignal (an AbortSignal), if any (set by the caller)
         self.request_context = request_context
         self.settings = settings or {}
         self.name = name
@@ -146,6 +148,15 @@ class BoundTool:
         # A function is evaluated when the agent loop executes; the tool is marked as needing approval.
         value = self.settings.get("requireApproval", False)
         return True if callable(value) else value is True
+
+    def needs_approval(self, args: dict):
+        """needsApprovalFn: set when requireApproval is a function, which it evaluates on the call's
+        args (a throwing function means: needs approval); None when the tool has none."""
+        value = self.settings.get("requireApproval")
+        if not callable(value):
+            return None
+        return resolve_dynamic(value, {"args": args, "requestContext": self.request_context,
+                                       "workspace": self.workspace}, True)
 
     def execute(self, args: dict):
         if self.slot.write_lock:
@@ -183,7 +194,11 @@ class BoundTool:
         fs = workspace.filesystem
         ctx = ToolContext(workspace)
         ctx.extra["toolCallId"] = self.tool_call_id
-        ctx.extra.update(self.agent_context)
+        ctx.extra.update(self.agent_context)  # an agent run's writer and abortSignal, or a call's own:
+        if self.writer is not None:
+            ctx.extra["writer"] = self.writer
+        if self.abort_signal is not None:
+            ctx.extra["abortSignal"] = self.abort_signal
         if mode is None or fs is None:
             return self._validated(args, ctx)
         scope = read_scope(fs)

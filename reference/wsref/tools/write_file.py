@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..errors import WorkspaceReadOnlyError
 from ..filesystem.local_filesystem import LocalFilesystem, js_utf8
+from .helpers import emit_workspace_metadata
 from .base import Tool, ToolContext
 
 WRITE_FILE = "mastra_workspace_write_file"
@@ -32,6 +33,7 @@ def utf8_byte_length(text: str) -> int:
 
 def execute(args: dict, ctx: ToolContext) -> str:
     fs = ctx.workspace.require_filesystem()
+    emit_workspace_metadata(ctx, WRITE_FILE)
     path, content = args["path"], args["content"]
     if fs.readOnly:
         raise WorkspaceReadOnlyError("write_file")

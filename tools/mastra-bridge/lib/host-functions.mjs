@@ -50,6 +50,12 @@ export function hostFunction(spec, session, where) {
     if (kind === 'mergeEnv') return env => ({ ...env, ...spec.env });
     if (kind === 'startsWith') return value => typeof value === 'string' && value.startsWith(spec.prefix);
     if (kind === 'contextValue') return contextValueFn(spec);
+    if (kind === 'appendItems') return prev => [...prev, ...spec.items];
+    if (kind === 'async') return async () => spec.value;
+    if (kind === 'extendInstructions') {
+      return ({ defaultInstructions, requestContext }) => defaultInstructions + spec.text + (spec.key === undefined ? ''
+        : requestContext === undefined ? '(no requestContext)' : String(contextValue(requestContext, spec.key)));
+    }
     if (kind === 'recordCall') {
       return (...args) => {
         session.hookLog.push({ hook: where, args: toWire(args) });

@@ -35,19 +35,20 @@ export function filesystemResolver(spec, session, LocalFilesystem) {
 
 /** `{"$fn": "sandboxResolver", "options"?: {...}, "workingDirectoryKey"?: K}` */
 export function sandboxResolver(spec, session, LocalSandbox) {
+  const memo = new Map(); // with `memoize: true`: one sandbox per working directory
   return ({ requestContext }) => {
     session.hookLog.push({ hook: 'sandboxResolver', requestContext: plainContext(requestContext) });
     const { foregroundOnly, ...options } = spec.options ?? {};
-    const sandbox = new LocalSandbox({
-      workingDirectory: below(session.root, requestContext, spec.workingDirectoryKey),
-      ...options,
-    });
+    const workingDirectory = below(session.root, requestContext, spec.workingDirectoryKey);
+    if (spec.memoize === true && memo.has(workingDirectory)) return memo.get(workingDirectory);
+    const sandbox = new LocalSandbox({ workingDirectory, ...options });
     // foregroundOnly (capability foreground_sandbox): no process manager; close hands it back.
     if (foregroundOnly === true) {
       sandbox.wsconfProcesses = sandbox.processes;
       sandbox.processes = undefined;
     }
     session.resolvedSandboxes.push(sandbox);
+    if (spec.memoize === true) memo.set(workingDirectory, sandbox);
     return sandbox;
   };
 }

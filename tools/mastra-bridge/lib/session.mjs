@@ -183,6 +183,12 @@ export async function opCall(params) {
   if (via !== 'execute' && via !== 'agent') throw new Fault(`params.via must be "execute" or "agent", not ${JSON.stringify(via)}`);
   setHome(session);
   const toolCallId = `wsconf-call-${nextCall++}`;
+  // Extension (capability tool_writer): a writer whose chunks come back with the Result, in order.
+  const chunks = params.writer === true ? [] : null;
+  const writer = chunks ? { custom: async chunk => { chunks.push(toWire(chunk)); } } : undefined;
+  const withChunks = result => (chunks ? { ...result, chunks } : result);
+  // Extension (capability call_request_context): this call's own request context.
+  const callContext = isPlainObject(params.requestContext) ? params.requestContext : session.requestContext;
   let output;
   try {
     if (via === 'agent') {
@@ -191,7 +197,7 @@ export async function opCall(params) {
       const core = makeCoreTool(tool, {
         name: toolName,
         description: tool.description,
-        requestContext: new RequestContext(Object.entries(session.requestContext)),
+        requestContext: new RequestContext(Object.entries(callContext)),
         workspace: session.workspace,
         agentName: 'wsconf',
         runId: 'wsconf',
@@ -202,16 +208,52 @@ export async function opCall(params) {
       // The context is what the agent loop's builder hands a tool (agent branch), minus the
       // model/stream parts (no writer, so no workspace-metadata chunks are emitted).
       const context = {
-        requestContext: new RequestContext(Object.entries(session.requestContext)),
+        requestContext: new RequestContext(Object.entries(callContext)),
         workspace: session.workspace,
         agent: { agentId: 'wsconf', toolCallId, messages: [] },
       };
+      if (params.agentContext === false) delete context.agent; // no agent context: no toolCallId
+      if (writer) context.writer = writer;
+      // Extension (capability call_abort): the call's abortSignal fires n ms after the call starts,
+      // also when the call has returned by then (as an agent run's signal outlives one tool call).
+      if (typeof params.abortAfterMs === 'number') {
+        const controller = new AbortController();
+        setTimeout(() => controller.abort(), params.abortAfterMs).unref();
+        context.abortSignal = controller.signal;
+      }
       output = await tool.execute(args, context);
     }
   } catch (err) {
+    return withChunks(errorResult(err));
+  }
+  return withChunks(await valueResult(output, tool));
+}
+
+// Extension (capability approval_fn): the tool's needsApprovalFn (set when requireApproval is a
+// function) evaluated on these args: true/false, or null when the tool has none.
+export async function opNeedsApproval(params) {
+  const session = getSession(params);
+  const toolName = needString(params, 'tool');
+  const tool = session.tools[toolName];
+  if (!tool) throw new Fault(`no tool ${toolName} in session ${session.id}`);
+  if (typeof tool.needsApprovalFn !== 'function') return { kind: 'value', value: null, model: null };
+  try {
+    const value = await tool.needsApprovalFn(params.args ?? {}, {
+      requestContext: new RequestContext(Object.entries(session.requestContext)),
+      workspace: session.workspace,
+    });
+    return { kind: 'value', value: toWire(value), model: null };
+  } catch (err) {
     return errorResult(err);
   }
-  return valueResult(output, tool);
+}
+
+// Extension (capability concurrent_calls): several calls started together, in order (each runs up
+// to its first await before the next starts), their Results in that order.
+export async function opCalls(params) {
+  const session = getSession(params);
+  if (!Array.isArray(params.calls)) throw new Fault('params.calls must be a list');
+  return Promise.all(params.calls.map(call => opCall({ ...call, session: session.id })));
 }
 
 export async function opFs(params) {

@@ -92,16 +92,31 @@ class ProcessHandle:
             self._timer.daemon = True
             self._timer.start()
         self._timeout_ms = timeout_ms
-        # onStdout / onStderr: called with each decoded chunk and the pid, as the data arrives
-        self._readers = [threading.Thread(target=self._read, args=(popen.stdout, self._stdout, on_stdout), daemon=True),
-                         threading.Thread(target=self._read, args=(popen.stderr, self._stderr, on_stderr), daemon=True)]
+        # The output listeners: spawn's onStdout / onStderr (called with each decoded chunk and the pid),
+        # and those a wait() adds for its duration. The timeout notice goes to the stderr ones too.
+        self._listeners: dict[str, list] = {"stdout": [], "stderr": []}
+        if on_stdout is not None:
+            self._listeners["stdout"].append(lambda data: on_stdout(data, self.pid))
+        if on_stderr is not None:
+            self._listeners["stderr"].append(lambda data: on_stderr(data, self.pid))
+        self._readers = [threading.Thread(target=self._read, args=(popen.stdout, self._stdout, "stdout"), daemon=True),
+                         threading.Thread(target=self._read, args=(popen.stderr, self._stderr, "stderr"), daemon=True)]
         for t in self._readers:
             t.start()
         threading.Thread(target=self._close_watch, daemon=True).start()
 
     # -- output --------------------------------------------------------------------------------
 
-    def _read(self, stream, sink: RetainedOutput, callback=None) -> None:
+    def _emit(self, name: str, text: str) -> None:
+        with self._lock:
+            listeners = list(self._listeners[name])
+        for listener in listeners:
+            try:
+                listener(text)
+            except Exception:
+                pass  # a failing listener does not stop the stream
+
+    def _read(self, stream, sink: RetainedOutput, name: str) -> None:
         decoder = codecs.getincrementaldecoder("utf-8")("replace")
         fd = stream.fileno()
         try:
@@ -113,22 +128,14 @@ class ProcessHandle:
                 if text:
                     with self._lock:
                         sink.append(text)
-                    if callback is not None:
-                        try:
-                            callback(text, self.pid)
-                        except Exception:
-                            pass  # a failing callback does not stop the stream
+                    self._emit(name, text)
         except OSError:
             pass
         tail = decoder.decode(b"", final=True)
         if tail:
             with self._lock:
                 sink.append(tail)
-            if callback is not None:
-                try:
-                    callback(tail, self.pid)
-                except Exception:
-                    pass
+            self._emit(name, tail)
         stream.close()
 
     @property
@@ -154,13 +161,17 @@ class ProcessHandle:
             t.join()
         if self._timer is not None:
             self._timer.cancel()
+        notice = None
         with self._lock:
+            self._killed_by_signal = code < 0  # upstream: killed = signal !== null, also after a timeout
             if self._timed_out:
-                self._stderr.append(f"\nProcess timed out after {js_number(self._timeout_ms)}ms")
+                notice = f"\nProcess timed out after {js_number(self._timeout_ms)}ms"
+                self._stderr.append(notice)
                 self.exit_code = 124
             else:
-                self._killed_by_signal = code < 0
                 self.exit_code = 128 if code < 0 else code
+        if notice is not None:  # emitStderr(timeoutMsg): the listeners see it
+            self._emit("stderr", notice)
         self._done.set()
 
     def _on_timeout(self) -> None:
@@ -176,8 +187,27 @@ class ProcessHandle:
             except OSError:
                 pass
 
-    def wait(self, timeout: float | None = None) -> dict:
-        self._done.wait(timeout)
+    def on_exit(self, fn) -> None:
+        """Run fn once the process has exited (at once if it already has)."""
+        threading.Thread(target=lambda: (self._done.wait(), fn()), daemon=True).start()
+
+    def wait(self, timeout: float | None = None, on_stdout=None, on_stderr=None, abort_signal=None) -> dict:
+        """on_stdout / on_stderr listen to the output (each chunk) until the wait ends; an abort of
+        abort_signal during the wait kills the process."""
+        added = [(n, f) for n, f in (("stdout", on_stdout), ("stderr", on_stderr)) if f is not None]
+        with self._lock:
+            for name, listener in added:
+                self._listeners[name].append(listener)
+        if abort_signal is not None:
+            abort_signal.add_listener(self.kill)
+        try:
+            self._done.wait(timeout)
+        finally:
+            if abort_signal is not None:
+                abort_signal.remove_listener(self.kill)
+            with self._lock:
+                for name, listener in added:
+                    self._listeners[name].remove(listener)
         exit_code, out, err = self.snapshot()
         return {"success": exit_code == 0, "exitCode": exit_code, "stdout": out, "stderr": err,
                 "executionTimeMs": int((time.monotonic() - self.started) * 1000),
