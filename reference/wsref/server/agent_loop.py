@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 
-from ..sandbox.abort import AbortSignal
+from ..js.abort import AbortSignal
 from ..utils import resolve_dynamic
 from ..validation import validate_input
 from .wire import to_json

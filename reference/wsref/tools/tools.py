@@ -231,10 +231,6 @@ class BoundTool:
         checked = validate_input(self.tool, args)
         if isinstance(checked, dict) and checked.get("error") is True:
             return checked
-        writer = ctx.extra.get("writer")
-        if writer is not None:  # emitWorkspaceMetadata: every tool's first act, under its own id
-            writer({"type": "data-workspace-metadata", "data": {"toolName": self.tool.id,
-                                                                "toolCallId": ctx.extra.get("toolCallId")}})
         return self.tool.execute(checked, ctx)
 
     def to_model_output(self, output):

@@ -74,9 +74,7 @@ function chunkView(chunk) {
       if (data?.toolCallId !== undefined) view.toolCallId = data.toolCallId;
       if (chunk.type === 'data-workspace-metadata') return view; // the rest is ids and timestamps
       if (chunk.type.startsWith('data-') || chunk.type === 'tool-output') {
-        // Timings vary between runs; the rest is the chunk's data as the UI gets it.
-        const { timestamp, executionTimeMs, ...rest } = data ?? {};
-        view.data = rest;
+        view.data = data ?? {}; // the chunk's data as the UI gets it; cases name its timings {{int}}
       }
       if (chunk.type === 'error') view.error = errorMessage(p.error ?? chunk.error);
       return view;
