@@ -206,7 +206,9 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
     elif "fs" in step:
         actual = session.fs(step["fs"], args)
     elif "workspace" in step:
-        actual = session.workspace(step["workspace"], args)
+        # capability instance_identity: the answer as the label of the object it is
+        actual = (session.workspace(step["workspace"], args, {"identity": True}) if step.get("identity")
+                  else session.workspace(step["workspace"], args))
     elif "needs_approval" in step:
         actual = session.needs_approval(step["needs_approval"], args)
     elif "retool" in step:

@@ -88,6 +88,10 @@ class Workspace(ProviderAccess):
         self.sandbox = None if callable(sandbox) else sandbox
         self._sandbox_cache_key = sandboxCacheKey
         self._sandbox_key_cache: dict[str, object] = {}
+        # Per request-context object (upstream: WeakMaps keyed by the RequestContext): id -> (context,
+        # value); the context is held so its id is not reused.
+        self._filesystem_request_cache: dict[int, tuple] = {}
+        self._sandbox_request_cache: dict[int, tuple] = {}
         self._dynamic_sandbox_instructions = (instructions or {}).get("dynamicSandbox") or "placeholder"
         self.tools_config = tools
         self.logger = None  # set by Mastra (__setLogger); the tools log their native fallbacks to it
@@ -174,7 +178,9 @@ class Workspace(ProviderAccess):
         """The resolver's filesystem for the request context; a static one as it is; None without."""
         if self._filesystem_resolver is None:
             return self.filesystem
-        return self._filesystem_resolver({"requestContext": _context(opts)})
+        request_context = _context(opts)
+        return _memoised(self._filesystem_request_cache, request_context,
+                         lambda: self._filesystem_resolver({"requestContext": request_context}))
 
     def resolve_sandbox(self, opts=None):
         """The resolver's sandbox, memoized per sandboxCacheKey when that gives a key."""
@@ -182,14 +188,16 @@ class Workspace(ProviderAccess):
             return self.sandbox
         request_context = _context(opts)
         key = self._sandbox_cache_key({"requestContext": request_context}) if self._sandbox_cache_key else None
-        if key is None:
-            return self._sandbox_resolver({"requestContext": request_context})
+        if key is None:  # else memoised per request-context object
+            return _memoised(self._sandbox_request_cache, request_context,
+                             lambda: self._sandbox_resolver({"requestContext": request_context}))
         if key not in self._sandbox_key_cache:
             self._sandbox_key_cache[key] = self._sandbox_resolver({"requestContext": request_context})
         return self._sandbox_key_cache[key]
 
     def clear_sandbox_cache(self, key=None) -> None:
-        """Drops keyed resolver sandboxes (one key, or all); the sandboxes themselves are not touched."""
+        """Drops keyed resolver sandboxes (one key, or all); the sandboxes themselves are not touched, nor
+        the per-request-context entries (upstream a WeakMap, which cannot be cleared)."""
         if key is None:
             self._sandbox_key_cache.clear()
         else:
@@ -203,7 +211,7 @@ class Workspace(ProviderAccess):
         need_sb = sandbox and self.sandbox is None and self._sandbox_resolver is not None
         if not need_fs and not need_sb:
             return self
-        opts = {"requestContext": request_context or {}}
+        opts = {"requestContext": request_context if request_context is not None else {}}
         fs = self.resolve_filesystem(opts) if need_fs else None
         sb = self.resolve_sandbox(opts) if need_sb else None
         if fs is None and sb is None:
@@ -465,6 +473,15 @@ class Workspace(ProviderAccess):
 
 DYNAMIC_SANDBOX_INSTRUCTIONS = ("Dynamic sandbox configured. Shell commands execute in a request-scoped sandbox "
                                 "resolved at tool execution time.")
+
+
+def _memoised(cache: dict, request_context: dict, resolve):
+    """One resolution per request-context object; a resolver that throws is not remembered."""
+    entry = cache.get(id(request_context))
+    if entry is None or entry[0] is not request_context:
+        entry = (request_context, resolve())
+        cache[id(request_context)] = entry
+    return entry[1]
 
 
 def _context(opts) -> dict:

@@ -46,8 +46,9 @@ class Session:
     def fs(self, method: str, args: list) -> dict:
         raise NotImplementedError
 
-    def workspace(self, method: str, args: list) -> dict:
-        """A Workspace method or property (lifecycle, getInfo, setToolsConfig ...): a Result."""
+    def workspace(self, method: str, args: list, options: dict | None = None) -> dict:
+        """A Workspace method or property (lifecycle, getInfo, setToolsConfig ...): a Result.
+        options (capability instance_identity): {"identity": true} answers with the object's label."""
         raise NotImplementedError
 
     def retool(self) -> dict:

@@ -28,8 +28,8 @@ class ReferenceSession(Session):
     def fs(self, method, args):
         return self.adapter.run_with_timeout(lambda: self.session.fs(method, args))
 
-    def workspace(self, method, args):
-        return self.adapter.run_with_timeout(lambda: self.session.workspace_call(method, args))
+    def workspace(self, method, args, options=None):
+        return self.adapter.run_with_timeout(lambda: self.session.workspace_call(method, args, **(options or {})))
 
     def retool(self):
         return self.adapter.run_with_timeout(self.session.retool)

@@ -235,8 +235,9 @@ class ProtocolSession(Session):
     def fs(self, method, args):
         return self.process.request("fs", {"session": self.session, "method": method, "args": args})
 
-    def workspace(self, method, args):
-        return self.process.request("workspace", {"session": self.session, "method": method, "args": args})
+    def workspace(self, method, args, options=None):
+        return self.process.request("workspace", {"session": self.session, "method": method, "args": args,
+                                                  **(options or {})})
 
     def retool(self):
         return self.process.request("retool", {"session": self.session})

@@ -24,7 +24,7 @@ CAPABILITIES = (
     "read_only", "allowed_paths", "tool_config", "tool_hooks", "fs_interface", "posix_errors", "sandbox", "processes",
     "host_processes", "lifecycle", "bm25", "vector", "skills", "native_fs", "agent_loop", "concurrent_calls",
     "foreground_sandbox", "coding_agent", "mastra_registry", "tool_writer", "call_request_context", "call_abort",
-    "approval_fn",
+    "approval_fn", "instance_identity", "shared_request_context",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
@@ -116,9 +116,12 @@ class Session:
             self.workspace.logger = RecordingLogger(self.hook_log)
         self.home = home
         self._tools = None
+        self.contexts: dict[str, dict] = {}  # capability shared_request_context
+        self.instances: dict[int, tuple] = {}  # capability instance_identity
 
     def _build_tools(self) -> dict:
-        tools = create_workspace_tools(self.workspace, self.request_context, self.tool_options)
+        # A request context of its own: the workspace memoises resolvers per request-context object.
+        tools = create_workspace_tools(self.workspace, dict(self.request_context), self.tool_options)
         skills = self.workspace.skills
         if skills is not None:  # the agent adds the skill tools next to the workspace tools
             from ..skills import create_skill_tools
@@ -139,17 +142,52 @@ class Session:
             return error_of(exc)
         return result_of(list(self._tools))
 
-    def workspace_call(self, method: str, args: list) -> dict:
-        """A Workspace method or property by its upstream name (getInfo, setToolsConfig, status ...)."""
+    def workspace_call(self, method: str, args: list, identity: bool = False) -> dict:
+        """A Workspace method or property by its upstream name (getInfo, setToolsConfig, status ...).
+        identity (capability instance_identity): the answer as the label of the object it is."""
         os.environ["HOME"] = self.home
-        target = WORKSPACE_METHODS.get(method)
+        target = (INSTANCE_METHODS.get(method) if identity else None) or WORKSPACE_METHODS.get(method)
         if target is None:
             return {"kind": "error", "message": f"workspace.{method} is not supported by wsref", "code": None,
                     "name": "TypeError"}
+        call_args = self._named_contexts(with_host_functions(from_json(list(args)), self.hook_log))
         try:
-            return result_of(target(self, *with_host_functions(from_json(list(args)), self.hook_log)))
+            output = target(self, *call_args)
         except Exception as exc:
             return error_of(exc)
+        return result_of(self._instance_label(output) if identity else output)
+
+    def _named_contexts(self, value):
+        """Capability shared_request_context: {"$requestContext": NAME, "values"?} is the session's one
+        request context of that name (made from values on first use), the same object every time."""
+        if isinstance(value, list):
+            return [self._named_contexts(v) for v in value]
+        if not isinstance(value, dict):
+            return value
+        if isinstance(value.get("$requestContext"), str):
+            name = value["$requestContext"]
+            extra = sorted(set(value) - {"$requestContext", "values"})
+            if extra:
+                raise ValueError(f"$requestContext {name}: unknown keys {', '.join(extra)}")
+            values = value.get("values")
+            if values is not None and not isinstance(values, dict):
+                raise ValueError(f"$requestContext {name}: values must be an object")
+            if name in self.contexts:
+                if values is not None:
+                    raise ValueError(f"$requestContext {name}: values are given on its first use only")
+                return self.contexts[name]
+            self.contexts[name] = dict(values or {})
+            return self.contexts[name]
+        return {k: self._named_contexts(v) for k, v in value.items()}
+
+    def _instance_label(self, value):
+        """Capability instance_identity: {"$instance": n}, n numbering the distinct objects shown, from 1
+        in order of first appearance; None stays None. The objects are held, so an id is never reused."""
+        if value is None:
+            return None
+        if id(value) not in self.instances:
+            self.instances[id(value)] = (value, len(self.instances) + 1)
+        return {"$instance": self.instances[id(value)][1]}
 
     def tools(self) -> list[dict]:
         return [{"name": t.name, "description": t.description, "inputSchema": t.input_schema,
@@ -169,7 +207,8 @@ class Session:
             bound.tool_call_id = call_id if agentContext else None
             bound.writer = chunks.append if chunks is not None else None
             # capability call_request_context: this call's own request context
-            bound.request_context = dict(requestContext) if requestContext is not None else self.request_context
+            # (a new object per call, as the bridge builds a RequestContext per call)
+            bound.request_context = dict(requestContext if requestContext is not None else self.request_context)
             bound.abort_signal = None
             if abortAfterMs is not None:  # capability call_abort: the call's abortSignal fires n ms after
                 import threading          # the call starts, also when the call has returned by then
@@ -382,6 +421,14 @@ WORKSPACE_METHODS = {
     "sandbox.processes.list": lambda s: [_defined(p) for p in _sandbox(s).processes.list()],
 }
 WORKSPACE_METHODS.update(API_METHODS)  # LocalSandbox as an API: server/api_methods.py
+
+# Capability instance_identity: the methods whose answer is a provider instance, unrendered.
+INSTANCE_METHODS = {
+    "filesystem": lambda s: s.workspace.filesystem,
+    "sandbox": lambda s: s.workspace.sandbox,
+    "resolveFilesystem": lambda s, opts=None: s.workspace.resolve_filesystem(opts),
+    "resolveSandbox": lambda s, opts=None: s.workspace.resolve_sandbox(opts),
+}
 
 
 _tool_calls = iter(range(1, 1 << 62))

@@ -43,7 +43,8 @@ def serve(stdin=sys.stdin, stdout=sys.stdout) -> None:
         if op == "fs":
             return session.fs(params["method"], params.get("args") or [])
         if op == "workspace":
-            return session.workspace_call(params["method"], params.get("args") or [])
+            return session.workspace_call(params["method"], params.get("args") or [],
+                                          identity=params.get("identity") is True)
         if op == "retool":
             return session.retool()
         if op == "agent":

@@ -108,7 +108,8 @@ def create_workspace_tools(workspace, request_context: dict | None = None,
         settings = {"hooks": config.get("hooks"),
                     "requireApproval": workspace.tool_setting(slot.tool.id, "requireApproval", False),
                     "requireReadBeforeWrite": workspace.tool_config(slot.tool.id).get("requireReadBeforeWrite")}
-        tools[name] = BoundTool(name, slot, workspace, tracker, lock, request_context or {}, settings, target)
+        context = request_context if request_context is not None else {}  # one object for every tool
+        tools[name] = BoundTool(name, slot, workspace, tracker, lock, context, settings, target)
     return tools
 
 

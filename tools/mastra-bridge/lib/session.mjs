@@ -299,12 +299,47 @@ export async function opWorkspace(params) {
   }
   let output;
   try {
-    const callArgs = withHostFunctions(fromWire(args), session);
+    const callArgs = withHostFunctions(withNamedContexts(fromWire(args), session), session);
     output = typeof target === 'function' ? await target.apply(owner, callArgs) : target;
   } catch (err) {
+    if (err instanceof Fault) throw err;
     return errorResult(err);
   }
+  // Capability instance_identity: which object the answer is, not its (private) fields.
+  if (params.identity === true) return { kind: 'value', value: instanceLabel(session, output), model: null };
   return valueResult(output, null);
+}
+
+// Capability shared_request_context: `{"$requestContext": NAME, "values"?: {...}}` is the session's
+// one RequestContext of that name, made from `values` on its first use, so a case can hand the
+// same object to several calls (the workspace memoises resolvers per RequestContext instance).
+function withNamedContexts(value, session) {
+  if (Array.isArray(value)) return value.map(v => withNamedContexts(v, session));
+  if (!isPlainObject(value)) return value;
+  if (typeof value.$requestContext === 'string') {
+    const { $requestContext: name, values, ...rest } = value;
+    if (Object.keys(rest).length > 0) throw new Fault(`$requestContext ${name}: unknown keys ${Object.keys(rest).join(', ')}`);
+    if (values !== undefined && !isPlainObject(values)) throw new Fault(`$requestContext ${name}: values must be an object`);
+    session.namedContexts ??= new Map();
+    const known = session.namedContexts.get(name);
+    if (known) {
+      if (values !== undefined) throw new Fault(`$requestContext ${name}: values are given on its first use only`);
+      return known;
+    }
+    const made = new RequestContext(Object.entries(values ?? {}));
+    session.namedContexts.set(name, made);
+    return made;
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withNamedContexts(v, session)]));
+}
+
+// Capability instance_identity: `{"$instance": n}`, n numbering the distinct objects a session's
+// `identity` answers have shown, from 1 in order of first appearance; undefined/null is null.
+function instanceLabel(session, value) {
+  if (value === undefined || value === null) return null;
+  session.instances ??= new Map();
+  if (!session.instances.has(value)) session.instances.set(value, session.instances.size + 1);
+  return { $instance: session.instances.get(value) };
 }
 
 // A new agent interaction: the tool set is built again from the workspace's current tools

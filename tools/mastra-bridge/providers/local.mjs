@@ -48,6 +48,8 @@ export const capabilities = [
   'foreground_sandbox',
   'coding_agent',
   'mastra_registry',
+  'instance_identity',
+  'shared_request_context',
   ...(AST_EDIT ? ['ast_edit'] : []),
   // bwrap isolation can only be checked where bwrap is installed; where it is not, the refusal can.
   ...(bwrapInstalled() ? ['isolation_bwrap'] : ['bwrap_absent']),
