@@ -64,7 +64,7 @@ async function opHello(params) {
 
 // On an object store, the session's root folder is synced with its prefix around an op that can
 // touch files (lib/mirror.mjs).
-const synced = op => (provider.store ? mirrored(op, Session.getSession) : op);
+const synced = op => Session.inProcessCwd(provider.store ? mirrored(op, Session.getSession) : op);
 
 const OPS = {
   hello: opHello,

@@ -13,35 +13,39 @@ class ReferenceSession(Session):
         self.adapter = adapter
         self.session = session
 
+    def _run(self, fn):
+        """A request on the session, in its process cwd (capability process_cwd), under the timeout."""
+        return self.adapter.run_with_timeout(lambda: self.session.in_process_cwd(fn))
+
     def tools(self):
         return self.adapter.run_with_timeout(self.session.tools)
 
     def call(self, tool, args, options=None):
-        return self.adapter.run_with_timeout(lambda: self.session.call(tool, args, **(options or {})))
+        return self._run(lambda: self.session.call(tool, args, **(options or {})))
 
     def needs_approval(self, tool, args):
-        return self.adapter.run_with_timeout(lambda: self.session.needs_approval(tool, args))
+        return self._run(lambda: self.session.needs_approval(tool, args))
 
     def calls(self, calls):
-        return self.adapter.run_with_timeout(lambda: self.session.calls(calls))
+        return self._run(lambda: self.session.calls(calls))
 
     def fs(self, method, args):
-        return self.adapter.run_with_timeout(lambda: self.session.fs(method, args))
+        return self._run(lambda: self.session.fs(method, args))
 
     def workspace(self, method, args, options=None):
-        return self.adapter.run_with_timeout(lambda: self.session.workspace_call(method, args, **(options or {})))
+        return self._run(lambda: self.session.workspace_call(method, args, **(options or {})))
 
     def retool(self):
-        return self.adapter.run_with_timeout(self.session.retool)
+        return self._run(self.session.retool)
 
     def hook_log(self):
         return protocol.to_json(self.session.hook_log)
 
     def agent(self, params):
-        return self.adapter.run_with_timeout(lambda: self.session.agent(params))
+        return self._run(lambda: self.session.agent(params))
 
     def group(self, calls):
-        return self.adapter.run_with_timeout(lambda: self.session.group(calls))
+        return self._run(lambda: self.session.group(calls))
 
     def close(self):
         self.adapter.run_with_timeout(self.session.close)

@@ -24,7 +24,7 @@ CAPABILITIES = (
     "read_only", "allowed_paths", "tool_config", "tool_hooks", "fs_interface", "posix_errors", "sandbox", "processes",
     "host_processes", "lifecycle", "bm25", "vector", "skills", "native_fs", "agent_loop", "concurrent_calls",
     "foreground_sandbox", "coding_agent", "mastra_registry", "tool_writer", "call_request_context", "call_abort",
-    "approval_fn", "instance_identity", "shared_request_context",
+    "approval_fn", "instance_identity", "shared_request_context", "process_cwd",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
@@ -117,7 +117,31 @@ class Session:
         self.home = home
         self._tools = None
         self.contexts: dict[str, dict] = {}  # capability shared_request_context
+        self.process_cwd = workspace.get("processCwd")  # capability process_cwd
+        self._cwd_depth = 0
+        self._cwd_previous = None
+        import threading
+        self._cwd_lock = threading.Lock()
         self.instances: dict[int, tuple] = {}  # capability instance_identity
+
+    def in_process_cwd(self, fn, *args, **kwargs):
+        """Capability process_cwd: fn run with the process's working directory at processCwd (what a
+        relative cwd resolves against), restored when the outermost such call ends (group's threads
+        nest)."""
+        if self.process_cwd is None:
+            return fn(*args, **kwargs)
+        with self._cwd_lock:
+            if self._cwd_depth == 0:
+                self._cwd_previous = os.getcwd()
+                os.chdir(self.process_cwd)
+            self._cwd_depth += 1
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            with self._cwd_lock:
+                self._cwd_depth -= 1
+                if self._cwd_depth == 0:
+                    os.chdir(self._cwd_previous)
 
     def _build_tools(self) -> dict:
         # A request context of its own: the workspace memoises resolvers per request-context object.

@@ -10,6 +10,32 @@ from . import protocol
 from .wire import to_json
 
 
+def _session_op(session, op: str, params: dict):
+    """An op on an open session (run in its process cwd, capability process_cwd)."""
+    if op == "call":
+        return session.call(params["tool"], params.get("args", {}), writer=params.get("writer") is True,
+                            agentContext=params.get("agentContext") is not False,
+                            requestContext=params.get("requestContext"), abortAfterMs=params.get("abortAfterMs"))
+    if op == "needsApproval":
+        return session.needs_approval(params["tool"], params.get("args") or {})
+    if op == "calls":
+        return session.calls(params["calls"])
+    if op == "fs":
+        return session.fs(params["method"], params.get("args") or [])
+    if op == "workspace":
+        return session.workspace_call(params["method"], params.get("args") or [],
+                                      identity=params.get("identity") is True)
+    if op == "retool":
+        return session.retool()
+    if op == "agent":
+        return session.agent({k: v for k, v in params.items() if k != "session"})
+    if op == "group":
+        return session.group(params["calls"])
+    if op == "hookLog":
+        return to_json(session.hook_log)
+    raise LookupError(f"unknown op {op!r}")
+
+
 def serve(stdin=sys.stdin, stdout=sys.stdout) -> None:
     sessions: dict[str, protocol.Session] = {}
     ids = itertools.count(1)
@@ -32,31 +58,10 @@ def serve(stdin=sys.stdin, stdout=sys.stdout) -> None:
             raise LookupError(f"no open session {params.get('session')!r}")
         if op == "tools":
             return session.tools()
-        if op == "call":
-            return session.call(params["tool"], params.get("args", {}), writer=params.get("writer") is True,
-                                agentContext=params.get("agentContext") is not False,
-                                requestContext=params.get("requestContext"), abortAfterMs=params.get("abortAfterMs"))
-        if op == "needsApproval":
-            return session.needs_approval(params["tool"], params.get("args") or {})
-        if op == "calls":
-            return session.calls(params["calls"])
-        if op == "fs":
-            return session.fs(params["method"], params.get("args") or [])
-        if op == "workspace":
-            return session.workspace_call(params["method"], params.get("args") or [],
-                                          identity=params.get("identity") is True)
-        if op == "retool":
-            return session.retool()
-        if op == "agent":
-            return session.agent({k: v for k, v in params.items() if k != "session"})
-        if op == "group":
-            return session.group(params["calls"])
-        if op == "hookLog":
-            return to_json(session.hook_log)
         if op == "close":
             sessions.pop(params["session"]).close()
             return None
-        raise LookupError(f"unknown op {op!r}")
+        return session.in_process_cwd(_session_op, session, op, params)
 
     for line in stdin:
         try:

@@ -24,6 +24,25 @@ function setHome(session) {
   if (session.home) process.env.HOME = session.home;
 }
 
+/**
+ * Capability process_cwd: an op run with the process's working directory at the session's
+ * `processCwd` (a relative cwd is resolved against it upstream), restored afterwards: the case
+ * folder is removed after the case, and a process whose cwd is gone cannot resolve paths.
+ */
+export function inProcessCwd(op) {
+  return async params => {
+    const cwd = typeof params?.session === 'string' ? sessions.get(params.session)?.processCwd : undefined;
+    if (cwd === undefined) return op(params);
+    const previous = process.cwd();
+    process.chdir(cwd);
+    try {
+      return await op(params);
+    } finally {
+      process.chdir(previous);
+    }
+  };
+}
+
 export function getSession(params) {
   const id = needString(params, 'session');
   const session = sessions.get(id);
@@ -56,6 +75,8 @@ export async function opOpen(params) {
     root,
     resolvedSandboxes: [], // from a sandbox resolver: not the workspace's, destroyed on close
     requestContext: isPlainObject(ws.requestContext) ? ws.requestContext : {},
+    // Capability process_cwd: the process's working directory during the session's requests.
+    processCwd: typeof ws.processCwd === 'string' ? ws.processCwd : undefined,
     toolOptions: isPlainObject(ws.toolOptions) ? ws.toolOptions : undefined,
   };
   try {

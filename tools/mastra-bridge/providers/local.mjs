@@ -50,6 +50,7 @@ export const capabilities = [
   'mastra_registry',
   'instance_identity',
   'shared_request_context',
+  'process_cwd',
   ...(AST_EDIT ? ['ast_edit'] : []),
   // bwrap isolation can only be checked where bwrap is installed; where it is not, the refusal can.
   ...(bwrapInstalled() ? ['isolation_bwrap'] : ['bwrap_absent']),
