@@ -74,7 +74,7 @@ class Workspace(ProviderAccess):
     def __init__(self, filesystem=None, sandbox=None, tools: dict | None = None,
                  id: str | None = None, name: str | None = None, bm25=None, autoIndexPaths=None,
                  skills=None, skillSource=None, searchIndexName=None, operationTimeout=None, vectorStore=None,
-                 embedder=None, instructions=None, sandboxCacheKey=None):
+                 embedder=None, instructions=None, sandboxCacheKey=None, mounts=None, onMount=None):
         # generateId(): `ws-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`
         self.id = id or (f"ws-{_base36(time.time_ns() // 1_000_000)}-"
                          + "".join(random.choices(_BASE36, k=6)))
@@ -86,6 +86,8 @@ class Workspace(ProviderAccess):
         self._sandbox_resolver = sandbox if callable(sandbox) else None
         self.filesystem = None if callable(filesystem) else filesystem
         self.sandbox = None if callable(sandbox) else sandbox
+        if mounts:
+            self._set_up_mounts(mounts, onMount, filesystem)
         self._sandbox_cache_key = sandboxCacheKey
         self._sandbox_key_cache: dict[str, object] = {}
         # Per request-context object (upstream: WeakMaps keyed by the RequestContext): id -> (context,
@@ -113,6 +115,24 @@ class Workspace(ProviderAccess):
             self._search_engine = SearchEngine(bm25=_parse_bm25(bm25) if bm25 else None, vector=vector)
         if filesystem is None and sandbox is None and not self._has_skills_config():  # a resolver counts
             raise WorkspaceError("Workspace requires at least a filesystem, sandbox, or skills", "NO_PROVIDERS")
+
+    def _set_up_mounts(self, mounts: dict, on_mount, filesystem) -> None:
+        """The mounts become a CompositeFilesystem, and pending mounts of a static sandbox."""
+        if filesystem is not None:
+            raise WorkspaceError('Cannot use both "filesystem" and "mounts"', "INVALID_CONFIG")
+        if self._sandbox_resolver is not None:
+            raise WorkspaceError(
+                'Cannot use "mounts" with a dynamic sandbox resolver. Mounts are attached to a sandbox instance at '
+                "construction time. Either pass a static sandbox instance, or have your resolver return a sandbox "
+                "with its mounts already configured.", "INVALID_CONFIG")
+        from .filesystem.composite_filesystem import CompositeFilesystem
+        self.filesystem = CompositeFilesystem(mounts)
+        manager = getattr(self.sandbox, "mounts", None)
+        if manager is not None:
+            manager.set_context(self.sandbox, self)
+            manager.add(mounts)
+            if on_mount is not None:
+                manager.set_on_mount(on_mount)
 
     def _index_name(self, configured) -> str:
         """The vector index name: searchIndexName, or `${id}_search` sanitized; a SQL identifier."""
@@ -491,17 +511,46 @@ def _context(opts) -> dict:
 
 
 def _instructions_for(fs, sandbox, opts) -> str:
-    """The sandbox's instructions, then the filesystem's, blank-line separated, empty parts dropped."""
+    """The sandbox's instructions, then the filesystem's, blank-line separated, empty parts dropped.
+    With a mount table in the sandbox, the mounts by state instead of the filesystem's text."""
     parts = []
     if sandbox is not None and hasattr(sandbox, "get_instructions"):
         text = sandbox.get_instructions(opts)
         if text:
             parts.append(text)
-    if fs is not None and hasattr(fs, "get_instructions"):
+    entries = getattr(getattr(sandbox, "mounts", None), "entries", None)
+    if entries:
+        parts += _mount_instructions(sandbox, entries)
+    elif fs is not None and hasattr(fs, "get_instructions"):
         text = fs.get_instructions(opts)
         if text:
             parts.append(text)
     return "\n\n".join(parts)
+
+
+def _mount_instructions(sandbox, entries: dict) -> list[str]:
+    """Mounted, pending and mounting mounts are usable in shell commands (shown at their host path
+    under a LocalSandbox's working directory); the others (error, unsupported ...) by the file tools only."""
+    from .filesystem.composite_filesystem import display_name
+    from .js import node_path as nodepath
+    from .sandbox import LocalSandbox
+    working = sandbox.working_directory if isinstance(sandbox, LocalSandbox) else None
+    accessible, workspace_only = [], []
+    for mount_path, entry in entries.items():
+        fs = entry["filesystem"]
+        name, access = display_name(fs), "read-only" if fs.readOnly else "read-write"
+        if entry["state"] in ("mounted", "pending", "mounting"):
+            shown = nodepath.join(working, mount_path.lstrip("/")) if working else mount_path
+            accessible.append(f"  - {shown}: {name} ({access})")
+        else:
+            workspace_only.append(f"  - {mount_path}: {name} ({access})")
+    parts = []
+    if accessible:
+        parts.append("Sandbox-mounted filesystems (accessible in shell commands):\n" + "\n".join(accessible))
+    if workspace_only:
+        parts.append("Workspace-only filesystems (use file tools, NOT available in shell commands):\n"
+                     + "\n".join(workspace_only))
+    return parts
 
 
 class EffectiveWorkspace(ProviderAccess):

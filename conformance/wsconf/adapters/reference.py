@@ -15,7 +15,7 @@ class ReferenceSession(Session):
 
     def _run(self, fn):
         """A request on the session, in its process cwd (capability process_cwd), under the timeout."""
-        return self.adapter.run_with_timeout(lambda: self.session.in_process_cwd(fn))
+        return self.adapter.run_with_timeout(lambda: self.session.in_process_env(fn))
 
     def tools(self):
         return self.adapter.run_with_timeout(self.session.tools)

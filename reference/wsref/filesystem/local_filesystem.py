@@ -143,6 +143,10 @@ class LocalFilesystem:
     def destroy_hook(self) -> None:
         """LocalFilesystem.destroy(): nothing; the files stay on disk and status is not touched."""
 
+    def get_mount_config(self) -> dict:
+        """What a sandbox mounts: LocalSandbox symlinks to basePath."""
+        return {"type": "local", "basePath": self.basePath}
+
     def get_info(self) -> dict:
         """FilesystemInfo; an undefined property (readOnly, error) is left out."""
         metadata = {"basePath": self.basePath, "contained": self.contained}

@@ -19,6 +19,8 @@ from ..js.errors import JsError, NodeSystemError
 from ..js.strings import js_string
 from .errors import IsolationUnavailableError, SandboxNotReadyError
 from .local_process_manager import LocalProcessManager
+from .local_mounts import mount, unmount, unmount_all
+from .mount_manager import MountManager
 from .native_sandbox import detect_isolation, is_isolation_available, wrap_command
 from .utils import shell_quote
 
@@ -76,6 +78,12 @@ class LocalSandbox:
         self.processes = LocalProcessManager(self)
         # executeCommand holds on to its manager (upstream's closure over `pm`), even when `processes` is taken away.
         self._pm = self.processes
+        # MastraSandbox makes a MountManager for a sandbox that can mount (local_mounts.py).
+        self.mounts = MountManager(mount=self.mount)
+        self._active_mount_paths: dict[str, None] = {}  # an ordered set
+        self._initial_read_write_paths = set(native["readWritePaths"])
+        self._mount_isolation_ref_count: dict[str, int] = {}
+        self._mount_path_to_isolation_path: dict[str, str] = {}
 
     # -- environment ---------------------------------------------------------------------------
 
@@ -120,6 +128,10 @@ class LocalSandbox:
                 self.status = "error"
                 message = getattr(exc, "message", None) or str(exc)
                 raise JsError(f"Sandbox '{self.id}' onStart hook failed: {message}") from exc
+        try:
+            self.mounts.process_pending()  # failures stay on their entries, not on the sandbox
+        except Exception:
+            pass
         return {"outcome": outcome}
 
     def _find(self) -> bool:
@@ -168,6 +180,7 @@ class LocalSandbox:
             if self._on_stop is not None:
                 self._on_stop({"sandbox": self})
             self._pm.kill_all()
+            unmount_all(self)  # best-effort
         except Exception:
             self.status = "error"
             raise
@@ -184,10 +197,21 @@ class LocalSandbox:
             if self._on_destroy is not None:
                 self._on_destroy({"sandbox": self})
             self._pm.kill_all()
+            unmount_all(self)
+            self._active_mount_paths.clear()
+            self.mounts.clear()
         except Exception:
             self.status = "error"
             raise
         self.status = "destroyed"
+
+    # -- mounts --------------------------------------------------------------------------------
+
+    def mount(self, filesystem, mount_path: str) -> dict:
+        return mount(self, filesystem, mount_path)
+
+    def unmount(self, mount_path: str) -> None:
+        unmount(self, mount_path)
 
     # -- commands ------------------------------------------------------------------------------
 

@@ -89,6 +89,15 @@ def build(spec: dict, log: list, where: str):
             return extend
         if kind == "startsWith":  # a predicate on a plain string (e.g. read_file's mediaTypes)
             return lambda value: isinstance(value, str) and value.startswith(spec["prefix"])
+        if kind == "onMount":  # capability sandbox_mounts: logs its arguments, returns results[mountPath]
+            def on_mount(args):
+                fs, sandbox, workspace = args["filesystem"], args.get("sandbox"), args.get("workspace")
+                log.append({"hook": "onMount", "mountPath": args["mountPath"], "filesystem": fs.id,
+                            "provider": fs.provider, "config": to_json(args.get("config")),
+                            "sandbox": getattr(sandbox, "id", None), "workspace": getattr(workspace, "id", None)})
+                results = spec.get("results") if isinstance(spec.get("results"), dict) else {}
+                return results.get(args["mountPath"])  # absent: None, the default mount
+            return on_mount
         if kind == "throw":
             def fail_fn(ctx):
                 raise HostFunctionError(spec.get("message", "config function failed"))

@@ -25,6 +25,7 @@ CAPABILITIES = (
     "host_processes", "lifecycle", "bm25", "vector", "skills", "native_fs", "agent_loop", "concurrent_calls",
     "foreground_sandbox", "coding_agent", "mastra_registry", "tool_writer", "call_request_context", "call_abort",
     "approval_fn", "instance_identity", "shared_request_context", "process_cwd",
+    "sandbox_mounts",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
@@ -78,7 +79,8 @@ class Session:
         from .host_functions import is_host_function
         self.hook_log: list[dict] = []
         self.resolved_sandboxes: list = []  # from a sandbox resolver: destroyed on close
-        fs_config = workspace.get("filesystem", {})
+        # With mounts and no `filesystem` key, the mounts are the filesystem (capability sandbox_mounts).
+        fs_config = workspace.get("filesystem", None if "mounts" in workspace else {})
         sb_config = workspace.get("sandbox")
         if is_host_function(fs_config):
             filesystem = host_providers.filesystem_resolver(fs_config, root, self.hook_log)
@@ -107,7 +109,13 @@ class Session:
         from . import host_search
         search_objects = {k: host_search.build(k, workspace[k], self.hook_log)
                           for k in ("vectorStore", "embedder") if k in workspace}
-        self.workspace = Workspace(filesystem=filesystem, sandbox=sandbox, tools=tools_config,
+        mount_options = {}
+        if "mounts" in workspace:  # capability sandbox_mounts: {mountPath: LocalFilesystem options}
+            mount_options["mounts"] = {path: LocalFilesystem(**with_host_functions(options, self.hook_log, "filesystem"))
+                                       for path, options in workspace["mounts"].items()}
+        if "onMount" in workspace:
+            mount_options["onMount"] = with_host_functions(workspace["onMount"], self.hook_log, "onMount")
+        self.workspace = Workspace(filesystem=filesystem, sandbox=sandbox, tools=tools_config, **mount_options,
                                    id=workspace.get("id"), name=workspace.get("name"), **search_objects,
                                    **{k: with_host_functions(workspace[k], self.hook_log, k)
                                       for k in WORKSPACE_OPTIONS if k in workspace})
@@ -118,22 +126,26 @@ class Session:
         self._tools = None
         self.contexts: dict[str, dict] = {}  # capability shared_request_context
         self.process_cwd = workspace.get("processCwd")  # capability process_cwd
+        self.process_tmpdir = workspace.get("processTmpdir")  # capability sandbox_mounts: TMPDIR
         self._cwd_depth = 0
         self._cwd_previous = None
         import threading
         self._cwd_lock = threading.Lock()
         self.instances: dict[int, tuple] = {}  # capability instance_identity
 
-    def in_process_cwd(self, fn, *args, **kwargs):
-        """Capability process_cwd: fn run with the process's working directory at processCwd (what a
-        relative cwd resolves against), restored when the outermost such call ends (group's threads
-        nest)."""
-        if self.process_cwd is None:
+    def in_process_env(self, fn, *args, **kwargs):
+        """fn run with the process's working directory at processCwd (capability process_cwd: what a
+        relative cwd resolves against) and TMPDIR at processTmpdir (capability sandbox_mounts: where
+        mount markers go), both restored when the outermost such call ends (group's threads nest)."""
+        if self.process_cwd is None and self.process_tmpdir is None:
             return fn(*args, **kwargs)
         with self._cwd_lock:
             if self._cwd_depth == 0:
-                self._cwd_previous = os.getcwd()
-                os.chdir(self.process_cwd)
+                self._cwd_previous = (os.getcwd(), os.environ.get("TMPDIR"))
+                if self.process_cwd is not None:
+                    os.chdir(self.process_cwd)
+                if self.process_tmpdir is not None:
+                    os.environ["TMPDIR"] = self.process_tmpdir
             self._cwd_depth += 1
         try:
             return fn(*args, **kwargs)
@@ -141,7 +153,12 @@ class Session:
             with self._cwd_lock:
                 self._cwd_depth -= 1
                 if self._cwd_depth == 0:
-                    os.chdir(self._cwd_previous)
+                    cwd, tmpdir = self._cwd_previous
+                    os.chdir(cwd)
+                    if tmpdir is None:
+                        os.environ.pop("TMPDIR", None)
+                    else:
+                        os.environ["TMPDIR"] = tmpdir
 
     def _build_tools(self) -> dict:
         # A request context of its own: the workspace memoises resolvers per request-context object.
@@ -331,6 +348,9 @@ class Session:
         return results
 
     def close(self) -> None:
+        self.in_process_env(self._close)
+
+    def _close(self) -> None:
         try:
             self.workspace.destroy()
         finally:

@@ -61,7 +61,7 @@ def serve(stdin=sys.stdin, stdout=sys.stdout) -> None:
         if op == "close":
             sessions.pop(params["session"]).close()
             return None
-        return session.in_process_cwd(_session_op, session, op, params)
+        return session.in_process_env(_session_op, session, op, params)
 
     for line in stdin:
         try:

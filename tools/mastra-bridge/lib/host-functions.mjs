@@ -62,6 +62,16 @@ export function hostFunction(spec, session, where) {
         return undefined;
       };
     }
+    if (kind === 'onMount') {
+      // Capability sandbox_mounts: logs the hook's arguments, returns `results[mountPath]` (absent:
+      // undefined, the default mount).
+      return ({ filesystem, mountPath, config, sandbox, workspace }) => {
+        session.hookLog.push({ hook: 'onMount', mountPath, filesystem: filesystem.id, provider: filesystem.provider,
+          config: toWire(config), sandbox: sandbox?.id ?? null, workspace: workspace?.id ?? null });
+        const results = isPlainObject(spec.results) ? spec.results : {};
+        return Object.hasOwn(results, mountPath) ? results[mountPath] : undefined;
+      };
+    }
     if (kind === 'filesystemResolver') return filesystemResolver(spec, session, LocalFilesystem);
     if (kind === 'sandboxResolver') return sandboxResolver(spec, session, LocalSandbox);
     if (kind === 'throw') {

@@ -2,7 +2,7 @@
 // `open`), and the ops on them: tools, call, fs, workspace, retool, hookLog, close. The filesystem
 // comes from the selected provider (lib/provider.mjs); the rest is the same on every provider.
 
-import { Workspace, LocalSandbox, LocalSkillSource, createWorkspaceTools, createSkillTools } from '@mastra/core/workspace';
+import { Workspace, LocalFilesystem, LocalSandbox, LocalSkillSource, createWorkspaceTools, createSkillTools } from '@mastra/core/workspace';
 import { standardSchemaToJSONSchema, isStandardSchemaWithJSON, toStandardSchema } from '@mastra/core/schema';
 import { RequestContext } from '@mastra/core/request-context';
 import { Mastra } from '@mastra/core/mastra';
@@ -31,16 +31,28 @@ function setHome(session) {
  */
 export function inProcessCwd(op) {
   return async params => {
-    const cwd = typeof params?.session === 'string' ? sessions.get(params.session)?.processCwd : undefined;
-    if (cwd === undefined) return op(params);
-    const previous = process.cwd();
-    process.chdir(cwd);
-    try {
-      return await op(params);
-    } finally {
-      process.chdir(previous);
-    }
+    const session = typeof params?.session === 'string' ? sessions.get(params.session) : undefined;
+    return inSessionProcess(session, () => op(params));
   };
+}
+
+/** fn run with the process's cwd and TMPDIR at the session's processCwd / processTmpdir, if set. */
+async function inSessionProcess(session, fn) {
+  const cwd = session?.processCwd;
+  const tmpdir = session?.processTmpdir;
+  if (cwd === undefined && tmpdir === undefined) return fn();
+  const previous = { cwd: process.cwd(), tmpdir: process.env.TMPDIR };
+  if (cwd !== undefined) process.chdir(cwd);
+  if (tmpdir !== undefined) process.env.TMPDIR = tmpdir;
+  try {
+    return await fn();
+  } finally {
+    if (cwd !== undefined) process.chdir(previous.cwd);
+    if (tmpdir !== undefined) {
+      if (previous.tmpdir === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous.tmpdir;
+    }
+  }
 }
 
 export function getSession(params) {
@@ -77,6 +89,9 @@ export async function opOpen(params) {
     requestContext: isPlainObject(ws.requestContext) ? ws.requestContext : {},
     // Capability process_cwd: the process's working directory during the session's requests.
     processCwd: typeof ws.processCwd === 'string' ? ws.processCwd : undefined,
+    // Capability sandbox_mounts: the process's TMPDIR (os.tmpdir(), where LocalSandbox keeps its
+    // mount markers) during the session's requests, so they stay inside the case's root.
+    processTmpdir: typeof ws.processTmpdir === 'string' ? ws.processTmpdir : undefined,
     toolOptions: isPlainObject(ws.toolOptions) ? ws.toolOptions : undefined,
   };
   try {
@@ -113,12 +128,28 @@ export async function opOpen(params) {
       }
     }
 
+    // Capability sandbox_mounts: `mounts` {mountPath: LocalFilesystem options} and the onMount hook.
+    let mounts;
+    if (ws.mounts !== undefined) {
+      if (!isPlainObject(ws.mounts)) throw new Fault('workspace.mounts must be an object {mountPath: filesystem options}');
+      mounts = {};
+      for (const [mountPath, options] of Object.entries(ws.mounts)) {
+        if (!isPlainObject(options) || typeof options.basePath !== 'string') {
+          throw new Fault(`workspace.mounts[${JSON.stringify(mountPath)}] must be LocalFilesystem options with a basePath`);
+        }
+        mounts[mountPath] = new LocalFilesystem(withHostFunctions(options, pending, 'filesystem'));
+      }
+    }
+
     if (ws.tools !== undefined && ws.tools !== null && !isPlainObject(ws.tools)) {
       throw new Fault('workspace.tools must be an object');
     }
 
     const config = {};
-    if (filesystem) config.filesystem = filesystem;
+    if (filesystem && ws.filesystem !== undefined) config.filesystem = filesystem;
+    else if (filesystem && !mounts) config.filesystem = filesystem;
+    if (mounts) config.mounts = mounts;
+    if (ws.onMount !== undefined) config.onMount = hostFunction(ws.onMount, pending, 'onMount');
     if (sandbox) config.sandbox = sandbox;
     if (ws.tools) config.tools = withHostFunctions(ws.tools, pending);
     if (typeof ws.id === 'string') config.id = ws.id;
@@ -383,6 +414,10 @@ export async function opHookLog(params) {
 
 async function destroySession(session) {
   sessions.delete(session.id);
+  await inSessionProcess(session, () => destroyProviders(session));
+}
+
+async function destroyProviders(session) {
   if (session.foregroundOnly) session.foregroundOnly.sandbox.processes = session.foregroundOnly.processes;
   await session.workspace.destroy();
   for (const sandbox of session.resolvedSandboxes ?? []) {

@@ -51,6 +51,7 @@ export const capabilities = [
   'instance_identity',
   'shared_request_context',
   'process_cwd',
+  'sandbox_mounts',
   ...(AST_EDIT ? ['ast_edit'] : []),
   // bwrap isolation can only be checked where bwrap is installed; where it is not, the refusal can.
   ...(bwrapInstalled() ? ['isolation_bwrap'] : ['bwrap_absent']),
