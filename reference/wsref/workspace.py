@@ -101,7 +101,7 @@ class Workspace(ProviderAccess):
         self._teardown_started = False
         self.auto_index_paths = autoIndexPaths
         self.skills_config = skills
-        self.skill_source = skillSource  # {basePath}: a LocalSkillSource
+        self.skill_source = skillSource  # a source, or {basePath}: a LocalSkillSource
         self.operation_timeout = operationTimeout  # stored, as upstream, and never applied
         self._skills = None
         if vectorStore and not embedder:
@@ -265,7 +265,8 @@ class Workspace(ProviderAccess):
         if self._skills is None:
             from .skills import LocalSkillSource, WorkspaceSkills
             # skillSource over the filesystem; with neither, LocalSkillSource reads the process's cwd
-            source = (LocalSkillSource(**self.skill_source) if self.skill_source is not None
+            source = (self.skill_source if hasattr(self.skill_source, "readdir")  # a source object
+                      else LocalSkillSource(**self.skill_source) if self.skill_source is not None
                       else self.filesystem if self.filesystem is not None else LocalSkillSource())
             self._skills = WorkspaceSkills(source, self.skills_config, self._search_engine,
                                            self._assert_search_writable)

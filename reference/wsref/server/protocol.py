@@ -25,7 +25,7 @@ CAPABILITIES = (
     "host_processes", "lifecycle", "bm25", "vector", "skills", "native_fs", "agent_loop", "concurrent_calls",
     "foreground_sandbox", "coding_agent", "mastra_registry", "tool_writer", "call_request_context", "call_abort",
     "approval_fn", "instance_identity", "shared_request_context", "process_cwd",
-    "sandbox_mounts",
+    "sandbox_mounts", "published_skills",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
@@ -109,6 +109,8 @@ class Session:
         from . import host_search
         search_objects = {k: host_search.build(k, workspace[k], self.hook_log)
                           for k in ("vectorStore", "embedder") if k in workspace}
+        if isinstance(workspace.get("skillSource"), dict) and "published" in workspace["skillSource"]:
+            workspace = {**workspace, "skillSource": _published_skill_source(root, workspace["skillSource"])}
         mount_options = {}
         if "mounts" in workspace:  # capability sandbox_mounts: {mountPath: LocalFilesystem options}
             mount_options["mounts"] = {path: LocalFilesystem(**with_host_functions(options, self.hook_log, "filesystem"))
@@ -359,6 +361,23 @@ class Session:
                     sandbox.destroy()
                 except Exception:
                     pass
+
+
+def _published_skill_source(root: str, spec: dict):
+    """Capability published_skills: the skill in root/<published> published into an in-memory blob store
+    and served back by a VersionedSkillSource, created at versionCreatedAt."""
+    import datetime
+    from ..skills.blob_store import InMemoryBlobStore
+    from ..skills.local_skill_source import LocalSkillSource
+    from ..skills.publish import publish_skill_from_source
+    from ..skills.versioned_skill_source import VersionedSkillSource
+    if set(spec) != {"published", "versionCreatedAt"}:
+        raise ValueError("workspace.skillSource {published} must be {published: <folder in the root>, "
+                         "versionCreatedAt: <ISO time>}")
+    store = InMemoryBlobStore()
+    tree = publish_skill_from_source(LocalSkillSource(basePath=root), spec["published"], store)["tree"]
+    created = datetime.datetime.fromisoformat(spec["versionCreatedAt"].replace("Z", "+00:00"))
+    return VersionedSkillSource(tree, store, created)
 
 
 def _plain(value):

@@ -159,7 +159,11 @@ export async function opOpen(params) {
       if (ws[key] !== undefined) config[key] = ws[key];
     }
     if (isHostFunction(ws.skills)) config.skills = hostFunction(ws.skills, pending, 'skills');
-    if (isPlainObject(ws.skillSource)) config.skillSource = new LocalSkillSource(ws.skillSource);
+    if (isPlainObject(ws.skillSource) && ws.skillSource.published !== undefined) {
+      config.skillSource = await publishedSkillSource(root, ws.skillSource);
+    } else if (isPlainObject(ws.skillSource)) {
+      config.skillSource = new LocalSkillSource(ws.skillSource);
+    }
     if (ws.sandboxCacheKey !== undefined) config.sandboxCacheKey = withHostFunctions(ws.sandboxCacheKey, pending, 'sandboxCacheKey');
     if (isPlainObject(ws.instructions)) config.instructions = withHostFunctions(ws.instructions, pending, 'instructions');
     // Host search objects (spec/protocol.md): an in-memory vector store and a letter-count embedder.
@@ -206,6 +210,22 @@ export async function opOpen(params) {
   const id = `s${nextSession++}`;
   sessions.set(id, Object.assign(pending, { id, root, home, workspace, tools }));
   return { session: id };
+}
+
+// Capability published_skills: `skillSource: {published: DIR, versionCreatedAt: ISO}` is the skill
+// in root/DIR published (publishSkillFromSource: its files hashed into an InMemoryBlobStore, a
+// version tree naming them) and served back by a VersionedSkillSource, as a production agent reads
+// a published version instead of the live files.
+async function publishedSkillSource(root, spec) {
+  const { published, versionCreatedAt, ...rest } = spec;
+  if (typeof published !== 'string' || typeof versionCreatedAt !== 'string' || Object.keys(rest).length > 0) {
+    throw new Fault('workspace.skillSource {published} must be {published: <folder in the root>, versionCreatedAt: <ISO time>}');
+  }
+  const { VersionedSkillSource, publishSkillFromSource } = await import('@mastra/core/workspace');
+  const { InMemoryBlobStore } = await import('@mastra/core/storage');
+  const blobStore = new InMemoryBlobStore();
+  const { tree } = await publishSkillFromSource(new LocalSkillSource({ basePath: root }), published, blobStore);
+  return new VersionedSkillSource(tree, blobStore, new Date(versionCreatedAt));
 }
 
 function inputJsonSchema(schema) {

@@ -52,6 +52,7 @@ export const capabilities = [
   'shared_request_context',
   'process_cwd',
   'sandbox_mounts',
+  'published_skills',
   ...(AST_EDIT ? ['ast_edit'] : []),
   // bwrap isolation can only be checked where bwrap is installed; where it is not, the refusal can.
   ...(bwrapInstalled() ? ['isolation_bwrap'] : ['bwrap_absent']),
