@@ -201,7 +201,8 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
         options = {k: v for k, v in (("writer", "chunks" in step["expect"] or None),
                                      ("agentContext", step.get("agent_context")),
                                      ("requestContext", step.get("request_context")),
-                                     ("abortAfterMs", step.get("abort_after_ms"))) if v is not None}
+                                     ("abortAfterMs", step.get("abort_after_ms")),
+                                     ("tracing", step.get("tracing"))) if v is not None}
         actual = session.call(step["tool"], args, options) if options else session.call(step["tool"], args)
     elif "fs" in step:
         actual = session.fs(step["fs"], args)

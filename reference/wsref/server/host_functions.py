@@ -124,3 +124,34 @@ def with_host_functions(value, log: list, where: str = "tools"):
     return value
 
 
+
+
+class RecordingSpan:
+    """Capability tool_tracing: a call's current span. createChildSpan logs {hook: "span.start", type,
+    name, input, attributes}; the child's end and error log "span.end" {name, output, attributes} and
+    "span.error" {name, error (the message), attributes}."""
+
+    def __init__(self, log: list, name: str | None = None):
+        self.log, self.name = log, name
+
+    def create_child_span(self, options: dict) -> "RecordingSpan":
+        self.log.append({"hook": "span.start", "type": options["type"], "name": options["name"],
+                         "input": _defined(options.get("input")), "attributes": _defined(options.get("attributes"))})
+        return RecordingSpan(self.log, options["name"])
+
+    def end(self, options: dict) -> None:
+        self.log.append({"hook": "span.end", "name": self.name, "output": _defined(options.get("output")),
+                         "attributes": _defined(options.get("attributes"))})
+
+    def error(self, options: dict) -> None:
+        err = options.get("error")
+        self.log.append({"hook": "span.error", "name": self.name,
+                         "error": getattr(err, "message", None) or str(err),
+                         "attributes": _defined(options.get("attributes"))})
+
+
+def _defined(value):
+    """As JSON: an object's undefined (None) properties left out."""
+    if isinstance(value, dict):
+        return to_json({k: v for k, v in value.items() if v is not None})
+    return to_json(value)

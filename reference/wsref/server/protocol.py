@@ -25,7 +25,7 @@ CAPABILITIES = (
     "host_processes", "lifecycle", "bm25", "vector", "skills", "native_fs", "agent_loop", "concurrent_calls",
     "foreground_sandbox", "coding_agent", "mastra_registry", "tool_writer", "call_request_context", "call_abort",
     "approval_fn", "instance_identity", "shared_request_context", "process_cwd",
-    "sandbox_mounts", "published_skills",
+    "sandbox_mounts", "published_skills", "tool_tracing",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
@@ -237,7 +237,7 @@ class Session:
                  "requireApproval": t.require_approval} for t in self._toolset().values()]
 
     def call(self, tool: str, args: dict, writer: bool = False, agentContext: bool = True,
-             requestContext: dict | None = None, abortAfterMs: float | None = None) -> dict:
+             requestContext: dict | None = None, abortAfterMs: float | None = None, tracing: bool = False) -> dict:
         """writer: the context gets a writer and the Result carries the chunks written to it (capability
         tool_writer); agentContext false: the call has no agent context, so no toolCallId."""
         os.environ["HOME"] = self.home
@@ -253,6 +253,11 @@ class Session:
             # (a new object per call, as the bridge builds a RequestContext per call)
             bound.request_context = dict(requestContext if requestContext is not None else self.request_context)
             bound.abort_signal = None
+            # capability tool_tracing: a recording current span in the call's context
+            bound.agent_context = {k: v for k, v in bound.agent_context.items() if k != "currentSpan"}
+            if tracing:
+                from .host_functions import RecordingSpan
+                bound.agent_context["currentSpan"] = RecordingSpan(self.hook_log)
             if abortAfterMs is not None:  # capability call_abort: the call's abortSignal fires n ms after
                 import threading          # the call starts, also when the call has returned by then
                 from ..js.abort import AbortSignal

@@ -15,7 +15,8 @@ def _session_op(session, op: str, params: dict):
     if op == "call":
         return session.call(params["tool"], params.get("args", {}), writer=params.get("writer") is True,
                             agentContext=params.get("agentContext") is not False,
-                            requestContext=params.get("requestContext"), abortAfterMs=params.get("abortAfterMs"))
+                            requestContext=params.get("requestContext"), abortAfterMs=params.get("abortAfterMs"),
+                            tracing=params.get("tracing") is True)
     if op == "needsApproval":
         return session.needs_approval(params["tool"], params.get("args") or {})
     if op == "calls":

@@ -285,6 +285,8 @@ export async function opCall(params) {
         agent: { agentId: 'wsconf', toolCallId, messages: [] },
       };
       if (params.agentContext === false) delete context.agent; // no agent context: no toolCallId
+      // Extension (capability tool_tracing): a recording current span; the tool's child spans log.
+      if (params.tracing === true) context.tracingContext = { currentSpan: recordingSpan(session.hookLog) };
       if (writer) context.writer = writer;
       // Extension (capability call_abort): the call's abortSignal fires n ms after the call starts,
       // also when the call has returned by then (as an agent run's signal outlives one tool call).
@@ -299,6 +301,26 @@ export async function opCall(params) {
     return withChunks(errorResult(err));
   }
   return withChunks(await valueResult(output, tool));
+}
+
+/**
+ * Capability tool_tracing: a span whose createChildSpan logs {hook: "span.start", type, name, input,
+ * attributes}; the child's end() logs "span.end" {name, output, attributes}, error() "span.error"
+ * {name, error (the message), attributes}.
+ */
+function recordingSpan(hookLog, name) {
+  return {
+    createChildSpan(options) {
+      hookLog.push({ hook: 'span.start', type: options.type, name: options.name, input: toWire(options.input), attributes: toWire(options.attributes) });
+      return recordingSpan(hookLog, options.name);
+    },
+    end(options) {
+      hookLog.push({ hook: 'span.end', name, output: toWire(options?.output), attributes: toWire(options?.attributes) });
+    },
+    error(options) {
+      hookLog.push({ hook: 'span.error', name, error: String(options?.error?.message ?? options?.error), attributes: toWire(options?.attributes) });
+    },
+  };
 }
 
 // Extension (capability approval_fn): the tool's needsApprovalFn (set when requireApproval is a
