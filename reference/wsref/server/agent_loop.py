@@ -34,6 +34,8 @@ def _check(params: dict) -> None:
     approvals = params.get("approvals", [])
     if not isinstance(approvals, list) or any(not isinstance(a, bool) for a in approvals):
         raise AgentParamsError("params.approvals must be a list of booleans")
+    if "thread" in params and (not isinstance(params["thread"], str) or not params["thread"]):
+        raise AgentParamsError("params.thread must be a non-empty string")
 
 
 def _message(exc: BaseException) -> str:
@@ -61,7 +63,9 @@ def run_agent(session, params: dict) -> dict:
     hook_log = session.hook_log
     record_hooks = params.get("hooks") is True
     approvals = list(params.get("approvals", []))
-    tools = session._build_tools()  # the agent builds its own tool set: a fresh tracker and lock
+    # The agent builds its own tool set: a fresh write lock, and a fresh tracker unless the run has a
+    # thread, whose reads the session's storage keeps (capability agent_threads).
+    tools = session._build_tools(thread=params.get("thread"))
     signal = AbortSignal()
     timer = None
     if params.get("abortAfterMs") is not None:

@@ -26,6 +26,7 @@ CAPABILITIES = (
     "foreground_sandbox", "coding_agent", "mastra_registry", "tool_writer", "call_request_context", "call_abort",
     "approval_fn", "instance_identity", "shared_request_context", "process_cwd",
     "sandbox_mounts", "published_skills", "tool_tracing",
+    "agent_threads",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
@@ -127,6 +128,7 @@ class Session:
         self.home = home
         self._tools = None
         self.contexts: dict[str, dict] = {}  # capability shared_request_context
+        self.thread_state: dict = {}  # the agent runs' storage: threadState, {(threadId, type): value}
         self.process_cwd = workspace.get("processCwd")  # capability process_cwd
         self.process_tmpdir = workspace.get("processTmpdir")  # capability sandbox_mounts: TMPDIR
         self._cwd_depth = 0
@@ -162,9 +164,13 @@ class Session:
                     else:
                         os.environ["TMPDIR"] = tmpdir
 
-    def _build_tools(self) -> dict:
+    def _build_tools(self, thread: str | None = None) -> dict:
         # A request context of its own: the workspace memoises resolvers per request-context object.
-        tools = create_workspace_tools(self.workspace, dict(self.request_context), self.tool_options)
+        tracker = None
+        if thread is not None:  # an agent run on a thread: reads tracked in the session's thread state
+            from ..filesystem.thread_state_read_tracker import ThreadStateReadTracker
+            tracker = ThreadStateReadTracker(self.thread_state, thread)
+        tools = create_workspace_tools(self.workspace, dict(self.request_context), self.tool_options, tracker)
         skills = self.workspace.skills
         if skills is not None:  # the agent adds the skill tools next to the workspace tools
             from ..skills import create_skill_tools

@@ -79,11 +79,12 @@ def sandbox_slots(sandbox) -> list[Slot]:
 
 
 def create_workspace_tools(workspace, request_context: dict | None = None,
-                           options: dict | None = None) -> dict[str, "BoundTool"]:
+                           options: dict | None = None, read_tracker=None) -> dict[str, "BoundTool"]:
+    """read_tracker: the agent's thread-scoped tracker in a run with a thread; else one per tool set."""
     tools: dict[str, BoundTool] = {}
     config = workspace.tools_config or {}
     read_only = bool(workspace.filesystem is not None and workspace.filesystem.readOnly)
-    tracker = ReadTracker()
+    tracker = read_tracker if read_tracker is not None else ReadTracker()
     lock = WriteLock(config.get("writeLockTimeoutMs"))
     # (slot, the provider its calls resolve first: resolveEffectiveWorkspace's targets)
     slots = []

@@ -139,9 +139,14 @@ export async function runAgent(session, params) {
     model: scriptedModel(turns, prompts), workspace: session.workspace,
     ...(params.hooks ? { hooks: recordingHooks(session) } : {}),
   });
+  if (params.thread !== undefined && (typeof params.thread !== 'string' || params.thread === '')) {
+    throw new Fault('params.thread must be a non-empty string');
+  }
   // A Mastra instance with in-memory storage: an approval suspends the run, and resuming it
-  // loads the run's snapshot from storage.
-  const mastra = new Mastra({ agents: { wsconf: agent0 }, storage: new InMemoryStore(), logger: false });
+  // loads the run's snapshot from storage. The storage is the session's, so a later run on the
+  // same thread finds what an earlier one kept there (capability agent_threads: the read tracker).
+  session.agentStorage ??= new InMemoryStore();
+  const mastra = new Mastra({ agents: { wsconf: agent0 }, storage: session.agentStorage, logger: false });
   const agent = mastra.getAgent('wsconf');
   const controller = new AbortController();
   let timer;
@@ -156,6 +161,8 @@ export async function runAgent(session, params) {
       maxSteps: turns.length + 1,
       requestContext: new RequestContext(Object.entries(session.requestContext ?? {})),
       abortSignal: controller.signal,
+      // Capability agent_threads: the run's thread (no Memory on the agent: only the thread id).
+      ...(params.thread !== undefined ? { memory: { thread: params.thread, resource: 'wsconf' } } : {}),
     });
     let pending = [];
     for await (const chunk of output.fullStream) {

@@ -54,6 +54,7 @@ export const capabilities = [
   'sandbox_mounts',
   'published_skills',
   'tool_tracing',
+  'agent_threads',
   ...(AST_EDIT ? ['ast_edit'] : []),
   // bwrap isolation can only be checked where bwrap is installed; where it is not, the refusal can.
   ...(bwrapInstalled() ? ['isolation_bwrap'] : ['bwrap_absent']),
