@@ -259,11 +259,13 @@ class Session:
             # (a new object per call, as the bridge builds a RequestContext per call)
             bound.request_context = dict(requestContext if requestContext is not None else self.request_context)
             bound.abort_signal = None
-            # capability tool_tracing: a recording current span in the call's context
-            bound.agent_context = {k: v for k, v in bound.agent_context.items() if k != "currentSpan"}
-            if tracing:
-                from .host_functions import RecordingSpan
-                bound.agent_context["currentSpan"] = RecordingSpan(self.hook_log)
+            # capability tool_tracing: a recording current span in the call's context (workspace tools
+            # only: the skill tools' spans are not ported)
+            if hasattr(bound, "agent_context"):
+                bound.agent_context = {k: v for k, v in bound.agent_context.items() if k != "currentSpan"}
+                if tracing:
+                    from .host_functions import RecordingSpan
+                    bound.agent_context["currentSpan"] = RecordingSpan(self.hook_log)
             if abortAfterMs is not None:  # capability call_abort: the call's abortSignal fires n ms after
                 import threading          # the call starts, also when the call has returned by then
                 from ..js.abort import AbortSignal
