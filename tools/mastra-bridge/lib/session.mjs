@@ -146,8 +146,8 @@ export async function opOpen(params) {
     }
 
     const config = {};
-    if (filesystem && ws.filesystem !== undefined) config.filesystem = filesystem;
-    else if (filesystem && !mounts) config.filesystem = filesystem;
+    // With mounts and no `filesystem` key, the mounts are the filesystem (the default one is dropped).
+    if (filesystem && (ws.filesystem !== undefined || !mounts)) config.filesystem = filesystem;
     if (mounts) config.mounts = mounts;
     if (ws.onMount !== undefined) config.onMount = hostFunction(ws.onMount, pending, 'onMount');
     if (sandbox) config.sandbox = sandbox;
