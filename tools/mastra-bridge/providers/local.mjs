@@ -4,7 +4,7 @@
 
 import { existsSync } from 'node:fs';
 import { LocalFilesystem } from '@mastra/core/workspace';
-import { AST_EDIT, CORE_VERSION } from '../lib/core.mjs';
+import { CORE_VERSION } from '../lib/core.mjs';
 import { withHostFunctions } from '../lib/host-functions.mjs';
 
 export const implementation = '@mastra/core';
@@ -29,14 +29,6 @@ export const capabilities = [
   'sandbox',
   'processes',
   'host_processes', // LocalSandbox runs its processes here, as children of this bridge
-  'tool_config',
-  'tool_hooks',
-  'lifecycle',
-  'tool_writer',
-  'call_request_context',
-  'concurrent_calls',
-  'call_abort',
-  'approval_fn',
   'fs_interface',
   'posix_errors',
   'bm25',
@@ -44,11 +36,9 @@ export const capabilities = [
   'skills',
   'native_fs',
   'agent_loop',
-  'concurrent_calls',
   'foreground_sandbox',
   'coding_agent',
   'mastra_registry',
-  ...(AST_EDIT ? ['ast_edit'] : []),
   // bwrap isolation can only be checked where bwrap is installed; where it is not, the refusal can.
   ...(bwrapInstalled() ? ['isolation_bwrap'] : ['bwrap_absent']),
 ];
