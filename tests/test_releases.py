@@ -145,6 +145,10 @@ def test_ranges_are_written_one_line_per_case_and_the_changelog_groups_by_cause(
 def test_compare_normalises_counters_and_groups_by_field(tmp_path, capsys):
     assert normalise({"v": "call-1 /tmp/wsconf-abc/root/x PID: 42 2026-01-02T03:04:05.678Z"}) == \
         {"v": "call-{{n}} {{root}}/x PID: {{pid}} {{iso_time}}"}
+    # A case's folders inside the run folder, in whatever TMPDIR is; a bare run folder is the base.
+    assert normalise("mkdir /tmp/wsconf-run-1/wsconf-2/root/a; /var/t/wsconf-run-3/wsconf-4/outside") == \
+        "mkdir {{root}}/a; {{outside}}"
+    assert normalise("left in /tmp/wsconf-run-5/wsconf-6/rootless") == "left in {{base}}/rootless"
     ra = {"outcome": "failed", "steps": [{"id": "s", "actual": {"kind": "text", "value": "a", "model": None}}]}
     rb = {"outcome": "passed", "steps": [{"id": "s", "actual": {"kind": "text", "value": "b", "model": None}}]}
     assert differences(ra, rb) == [("outcome", "", "failed", "passed"), ("value", "s", "a", "b")]

@@ -68,19 +68,29 @@ def bridge_dir(install: bool = True) -> Path:
 
 
 def _install(source: Path, target: Path) -> None:
+    staged_npm_install(source, target, ["npm", "ci"], "npm ci of the bridge", _installed, INSTALL_TIMEOUT)
+
+
+def staged_npm_install(source: Path, target: Path, command: list[str], what: str, installed, timeout: float,
+                       prepare=None, ignore: tuple[str, ...] = ("node_modules",)) -> None:
+    """Copy `source` to a staging folder beside `target`, let `prepare(staging)` adjust it, run the npm
+    `command` there with a deadline, and only when `installed(staging)` holds put it in `target`'s
+    place: a failed or interrupted install never leaves a half-filled cache behind."""
     staging = target.with_name(f"{target.name}.tmp-{os.getpid()}")
     shutil.rmtree(staging, ignore_errors=True)
-    shutil.copytree(source, staging, ignore=shutil.ignore_patterns("node_modules"))
+    shutil.copytree(source, staging, ignore=shutil.ignore_patterns(*ignore))
+    if prepare is not None:
+        prepare(staging)
     try:
-        run = subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=staging,
-                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
+        run = subprocess.run([*command, "--no-audit", "--no-fund", "--loglevel=error"], cwd=staging,
+                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         shutil.rmtree(staging, ignore_errors=True)
-        raise AdapterUnavailable(f"npm ci of the bridge did not finish within {INSTALL_TIMEOUT:g} s") from None
-    if run.returncode != 0 or not _installed(staging):
+        raise AdapterUnavailable(f"{what} did not finish within {timeout:g} s") from None
+    if run.returncode != 0 or not installed(staging):
         shutil.rmtree(staging, ignore_errors=True)
         tail = "\n".join((run.stderr or run.stdout).strip().splitlines()[-15:])
-        raise AdapterUnavailable(f"npm ci of the bridge failed (exit {run.returncode}):\n{tail}")
+        raise AdapterUnavailable(f"{what} failed (exit {run.returncode}):\n{tail}")
     shutil.rmtree(target, ignore_errors=True)
     staging.rename(target)
 

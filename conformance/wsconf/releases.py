@@ -25,7 +25,7 @@ import subprocess
 from pathlib import Path
 
 from .adapters.base import AdapterUnavailable
-from .node_bridge import cache_root, require_node, source_hash
+from .node_bridge import cache_root, require_node, source_hash, staged_npm_install
 from .resources import data_path
 
 INSTALL_TIMEOUT = 600.0   # seconds: npm install of one release
@@ -174,23 +174,14 @@ def release_dir(version: str, install: bool = True) -> Path:
 
 def _install(source: Path, target: Path, version: str) -> None:
     pinned = pins(version)
-    staging = target.with_name(f"{target.name}.tmp-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
-    shutil.copytree(source, staging, ignore=shutil.ignore_patterns("node_modules", "package-lock.json"))
-    (staging / "package.json").write_text(json.dumps(_package_json(source, version, pinned), indent=2) + "\n")
-    try:
-        run = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"], cwd=staging,
-                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise AdapterUnavailable(f"npm install of @mastra/core {version} did not finish within {INSTALL_TIMEOUT:g} s") from None
-    if run.returncode != 0 or not (staging / "node_modules" / "@mastra" / "core" / "package.json").is_file():
-        shutil.rmtree(staging, ignore_errors=True)
-        tail = "\n".join((run.stderr or run.stdout).strip().splitlines()[-15:])
-        raise AdapterUnavailable(f"npm install of @mastra/core {version} failed (exit {run.returncode}):\n{tail}")
-    (staging / ".wsconf-pins.json").write_text(json.dumps(pinned, indent=1, sort_keys=True) + "\n")
-    shutil.rmtree(target, ignore_errors=True)
-    staging.rename(target)
+
+    def prepare(staging: Path) -> None:
+        (staging / "package.json").write_text(json.dumps(_package_json(source, version, pinned), indent=2) + "\n")
+        (staging / ".wsconf-pins.json").write_text(json.dumps(pinned, indent=1, sort_keys=True) + "\n")
+
+    staged_npm_install(source, target, ["npm", "install"], f"npm install of @mastra/core {version}",
+                       lambda staging: (staging / "node_modules" / "@mastra" / "core" / "package.json").is_file(),
+                       INSTALL_TIMEOUT, prepare=prepare, ignore=("node_modules", "package-lock.json"))
 
 
 def release_script(version: str) -> Path:

@@ -13,8 +13,6 @@ tool call or method call that needs it.
 from __future__ import annotations
 
 import os
-import random
-import string
 import time
 from datetime import datetime, timezone
 
@@ -25,17 +23,9 @@ from .errors import (
     WorkspaceError,
     WorkspaceNotReadyError,
 )
+from .js.strings import time_random_id
 from .search import UNDEFINED, SearchEngine, split_into_chunks
 
-_BASE36 = string.digits + string.ascii_lowercase
-
-
-def _base36(n: int) -> str:
-    out = ""
-    while n:
-        n, r = divmod(n, 36)
-        out = _BASE36[r] + out
-    return out or "0"
 
 
 def _now() -> datetime:
@@ -75,9 +65,7 @@ class Workspace(ProviderAccess):
                  id: str | None = None, name: str | None = None, bm25=None, autoIndexPaths=None,
                  skills=None, skillSource=None, searchIndexName=None, operationTimeout=None, vectorStore=None,
                  embedder=None, instructions=None, sandboxCacheKey=None, mounts=None, onMount=None):
-        # generateId(): `ws-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`
-        self.id = id or (f"ws-{_base36(time.time_ns() // 1_000_000)}-"
-                         + "".join(random.choices(_BASE36, k=6)))
+        self.id = id or time_random_id("ws")  # generateId()
         self.name = name or f"workspace-{self.id[:8]}"
         self.createdAt = _now()
         self.lastAccessedAt = _now()

@@ -30,7 +30,7 @@ process.on('unhandledRejection', err => {
 });
 
 const { Fault, isPlainObject } = await import('./lib/wire.mjs');
-const { CORE_VERSION, dependencyVersions, missingCapabilities, releaseTools } = await import('./lib/core.mjs');
+const { CORE_CAPABILITIES, CORE_VERSION, dependencyVersions, missingCapabilities, releaseTools } = await import('./lib/core.mjs');
 const { provider } = await import('./lib/provider.mjs');
 const { mirrored } = await import('./lib/mirror.mjs');
 const Session = await import('./lib/session.mjs');
@@ -57,7 +57,7 @@ async function opHello(params) {
   const tools = releaseTools();
   return {
     protocol: PROTOCOL, implementation: provider.implementation, version: provider.version,
-    capabilities: provider.capabilities.filter(c => !missing.includes(c)), dependencies,
+    capabilities: [...provider.capabilities, ...CORE_CAPABILITIES].filter(c => !missing.includes(c)), dependencies,
     ...(tools ? { tools } : {}),
   };
 }
@@ -76,7 +76,7 @@ const OPS = {
   fs: synced(Session.opFs),
   workspace: synced(Session.opWorkspace),
   retool: Session.opRetool,
-  hookLog: Session.opHookLog,
+  hookLog: synced(Session.opHookLog), // synced too: a write still in flight when a group returned lands in the bucket later
   agent: synced(Session.opAgent),
   group: synced(Session.opGroup),
   close: Session.opClose,

@@ -11,15 +11,7 @@ from __future__ import annotations
 import time
 
 from ..js import node_path as nodepath
-
-
-def _base36(n: int) -> str:
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-    out = ""
-    while n:
-        n, r = divmod(n, 36)
-        out = digits[r] + out
-    return out or "0"
+from ..js.strings import to_base36
 
 
 class CompositeFilesystem:
@@ -27,7 +19,7 @@ class CompositeFilesystem:
     provider = "composite"
 
     def __init__(self, mounts: dict):
-        self.id = f"cfs-{_base36(time.time_ns() // 1_000_000)}"
+        self.id = f"cfs-{to_base36(time.time_ns() // 1_000_000)}"  # no random part
         self.status = "ready"
         self._mounts: dict = {}
         for path, fs in mounts.items():

@@ -8,11 +8,8 @@ from __future__ import annotations
 import base64
 import errno
 import os
-import random
 import shutil
 import stat as stat_mod
-import string
-import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -30,20 +27,12 @@ from ..errors import (
     WorkspaceReadOnlyError,
 )
 from ..js import node_path as nodepath
+from ..js.strings import time_random_id
 from .fs_utils import expand_tilde, is_text_file, mime_type, normalize_text_extension, resolve_to_base_path
 
 OUTSIDE_HINT_GENERIC = ('access (path is outside the workspace; use a path relative to the '
                         'workspace root, without a leading "/")')
 
-
-def _base36(n: int) -> str:
-    digits = string.digits + string.ascii_lowercase
-    out = ""
-    while True:
-        n, r = divmod(n, 36)
-        out = digits[r] + out
-        if n == 0:
-            return out
 
 
 def _errcode(exc: OSError) -> str:
@@ -96,8 +85,7 @@ class LocalFilesystem:
     @staticmethod
     def _generate_id() -> str:
         """`local-fs-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`."""
-        return f"local-fs-{_base36(time.time_ns() // 1_000_000)}-" + "".join(
-            random.choices(string.ascii_lowercase + string.digits, k=6))
+        return time_random_id("local-fs")
 
     def set_allowed_paths(self, paths_or_updater) -> None:
         """setAllowedPaths: a list, or an updater given the current (resolved) list; stored resolved."""

@@ -5,6 +5,9 @@ Checked against node on the cases that reach messages; each function names the J
 from __future__ import annotations
 
 import math
+import random
+import string
+import time
 
 # String.prototype.trim strips WhiteSpace and LineTerminator: these, and the Zs category.
 _JS_WS = frozenset(
@@ -50,3 +53,21 @@ def js_string(value) -> str:
     if isinstance(value, dict):
         return "[object Object]"
     return str(value)
+
+
+_BASE36 = string.digits + string.ascii_lowercase
+
+
+def to_base36(n: int) -> str:
+    """Number.prototype.toString(36) of a non-negative integer."""
+    out = ""
+    while n:
+        n, r = divmod(n, 36)
+        out = _BASE36[r] + out
+    return out or "0"
+
+
+def time_random_id(prefix: str) -> str:
+    """`${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`: how the
+    workspace, LocalFilesystem and LocalSandbox make their default ids."""
+    return f"{prefix}-{to_base36(time.time_ns() // 1_000_000)}-" + "".join(random.choices(_BASE36, k=6))

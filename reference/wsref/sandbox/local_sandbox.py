@@ -10,13 +10,10 @@ from __future__ import annotations
 import datetime
 import os
 import platform
-import random
-import string
 import sys
-import time
 
 from ..js.errors import JsError, NodeSystemError
-from ..js.strings import js_string
+from ..js.strings import js_string, time_random_id
 from .errors import IsolationUnavailableError, SandboxNotReadyError
 from .local_process_manager import LocalProcessManager
 from .local_mounts import mount, unmount, unmount_all
@@ -32,14 +29,6 @@ def _expand_tilde(p: str) -> str:
         return os.path.expanduser("~") + p[1:]
     return p
 
-
-def _base36(n: int) -> str:
-    digits = string.digits + string.ascii_lowercase
-    out = ""
-    while n:
-        n, r = divmod(n, 36)
-        out = digits[r] + out
-    return out or "0"
 
 
 def _chunk_callback(fn):
@@ -59,8 +48,7 @@ class LocalSandbox:
             raise IsolationUnavailableError("seatbelt", "Seatbelt isolation is only supported on macOS, not Windows.")
         if requested != "none" and not is_isolation_available(requested):
             raise IsolationUnavailableError(requested, detect_isolation()["message"])
-        self.id = id or f"local-sandbox-{_base36(int(time.time() * 1000))}-" + "".join(
-            random.choices(string.ascii_lowercase + string.digits, k=6))
+        self.id = id or time_random_id("local-sandbox")
         self.status = "pending"
         self.isolation = requested
         self.working_directory = _expand_tilde(

@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import json
 
+from ..js.strings import to_base36
+
 
 class MountToolNotFoundError(Exception):
     """A FUSE tool the mount needs is not installed (upstream `mounts/types.ts`)."""
@@ -132,7 +134,7 @@ class MountManager:
             h = ((h << 5) - h + int.from_bytes(units[i:i + 2], "little")) & 0xFFFFFFFF
         if h >= 0x80000000:
             h -= 0x100000000
-        return f"mount-{_base36(abs(h))}"
+        return f"mount-{to_base36(abs(h))}"
 
     @staticmethod
     def parse_marker_content(content: str):
@@ -151,15 +153,6 @@ class MountManager:
         """sha256 of JSON.stringify with keys sorted at every depth, first 16 hex digits."""
         text = json.dumps(config, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-def _base36(n: int) -> str:
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-    out = ""
-    while n:
-        n, r = divmod(n, 36)
-        out = digits[r] + out
-    return out or "0"
 
 
 def _js_string_of_error(exc: BaseException) -> str:

@@ -73,3 +73,19 @@ export function missingCapabilities() {
   if (!has('LocalSandbox')) missing.push('sandbox', 'processes');
   return missing;
 }
+
+/**
+ * What @mastra/core's tools and Workspace give over any filesystem provider (spec/capabilities.yaml):
+ * the providers' modules name only what depends on the filesystem, and the bridge adds these.
+ */
+export const CORE_CAPABILITIES = [
+  'tool_config',
+  'tool_hooks',
+  'lifecycle',
+  'tool_writer',
+  'call_request_context',
+  'concurrent_calls',
+  'call_abort',
+  'approval_fn',
+  ...(AST_EDIT ? ['ast_edit'] : []),
+];

@@ -6,7 +6,6 @@
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { AST_EDIT } from '../lib/core.mjs';
 import { createMirror, sessionPrefix } from '../lib/mirror.mjs';
 
 // @google-cloud/storage 7 takes this variable verbatim as its base URL (without /storage/v1) and
@@ -40,15 +39,11 @@ export const capabilities = [
   'filesystem',
   'media',
   'read_only',
-  'tool_config',
-  'tool_hooks',
-  'lifecycle',
   'fs_interface',
   'posix_errors',
   'bm25',
   'vector',
   'skills',
-  ...(AST_EDIT ? ['ast_edit'] : []),
 ];
 
 // The mirror's own handle on the bucket: a GCSFilesystem without a prefix, so the harness's files

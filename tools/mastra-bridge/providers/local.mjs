@@ -4,7 +4,7 @@
 
 import { existsSync } from 'node:fs';
 import { LocalFilesystem } from '@mastra/core/workspace';
-import { AST_EDIT, CORE_VERSION } from '../lib/core.mjs';
+import { CORE_VERSION } from '../lib/core.mjs';
 import { withHostFunctions } from '../lib/host-functions.mjs';
 
 export const implementation = '@mastra/core';
@@ -29,14 +29,6 @@ export const capabilities = [
   'sandbox',
   'processes',
   'host_processes', // LocalSandbox runs its processes here, as children of this bridge
-  'tool_config',
-  'tool_hooks',
-  'lifecycle',
-  'tool_writer',
-  'call_request_context',
-  'concurrent_calls',
-  'call_abort',
-  'approval_fn',
   'fs_interface',
   'posix_errors',
   'bm25',
@@ -44,10 +36,10 @@ export const capabilities = [
   'skills',
   'native_fs',
   'agent_loop',
-  'concurrent_calls',
   'foreground_sandbox',
   'coding_agent',
   'mastra_registry',
+  // The extensions whose cases build their providers from LocalFilesystem / LocalSandbox on the root.
   'instance_identity',
   'shared_request_context',
   'process_cwd',
@@ -55,7 +47,6 @@ export const capabilities = [
   'published_skills',
   'tool_tracing',
   'agent_threads',
-  ...(AST_EDIT ? ['ast_edit'] : []),
   // bwrap isolation can only be checked where bwrap is installed; where it is not, the refusal can.
   ...(bwrapInstalled() ? ['isolation_bwrap'] : ['bwrap_absent']),
 ];

@@ -7,7 +7,6 @@
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { AST_EDIT } from '../lib/core.mjs';
 import { createMirror, sessionPrefix } from '../lib/mirror.mjs';
 
 const require = createRequire(import.meta.url);
@@ -47,17 +46,8 @@ export const capabilities = [
   'filesystem',
   'empty_dirs',
   'read_only',
-  'tool_config',
-  'tool_hooks',
-  'lifecycle',
-  'tool_writer',
-  'call_request_context',
-  'concurrent_calls',
-  'call_abort',
-  'approval_fn',
   'fs_interface',
   'posix_errors',
-  ...(AST_EDIT ? ['ast_edit'] : []),
 ];
 
 // The bridge's own client for setting up and mirroring (not the provider's, which the workspace owns).
