@@ -83,8 +83,9 @@ def status(folder: str | Path, version: str) -> dict | None:
 
 # -- comparable outputs ---------------------------------------------------------------------------
 
-_TMP = re.compile(r"/tmp/wsconf-[^/\"\\\s]+/(root|outside|home)")
-_TMP_BASE = re.compile(r"/tmp/wsconf-[^/\"\\\s]+")
+# A case's folder sits in its run's folder (/tmp/wsconf-run-*/wsconf-*/root, tree.py)
+_TMP = re.compile(r"/tmp/wsconf-[^/\"\\\s]+/(?:wsconf-[^/\"\\\s]+/)?(root|outside|home)")
+_TMP_BASE = re.compile(r"/tmp/wsconf-[^/\"\\\s]+(?:/wsconf-[^/\"\\\s]+)?")
 _ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
 _TOOL_CALL = re.compile(r"\b(call|tool-call|toolCall)[-_]?\d+\b")
 _PID = re.compile(r"\b(PID:? ?|pid[\"']?: ?[\"']?)\d+")
