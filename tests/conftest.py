@@ -34,6 +34,7 @@ def run_suite(tmp_path: Path, adapter: str, *extra: str, spec: Path = SPEC,
     tmp.mkdir(exist_ok=True)
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", *(paths or [str(spec / "cases")]), "-q", "-p", "no:cacheprovider",
+         "-p", "no:hypothesispytest",  # the cases use no hypothesis: its plugin would import it at the end
          "--wsconf-adapter", adapter, "--wsconf-results", str(results), *extra],
         capture_output=True, text=True, cwd=REPO, timeout=600, env={**os.environ, "TMPDIR": str(tmp)})
     records = load_results(results) if results.exists() else []

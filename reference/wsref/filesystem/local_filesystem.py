@@ -337,7 +337,10 @@ class LocalFilesystem:
         except OSError as exc:
             raise NodeSystemError(_errcode(exc), "realpath", absolute) from None
 
-    def readdir(self, input_path: str, recursive: bool = False, extension=None, maxDepth: int | None = None) -> list[dict]:
+    def readdir(self, input_path: str, recursive: bool = False, extension=None, maxDepth: int | None = None,
+                *, sizes: bool = True) -> list[dict]:
+        """sizes=False (keyword only, so no spec call can pass it): the files' entries without
+        `size`, which costs an lstat each; grep's walk, which never looks at it, lists so."""
         absolute = self._checked(input_path)
         try:
             if not os.path.isdir(absolute):
@@ -373,7 +376,7 @@ class LocalFilesystem:
             if is_link:
                 entry["isSymlink"] = True
                 entry["symlinkTarget"] = target
-            if kind == "file" and not is_link:
+            if kind == "file" and not is_link and sizes:
                 try:
                     entry["size"] = item.stat(follow_symlinks=False).st_size
                 except OSError:
@@ -382,7 +385,7 @@ class LocalFilesystem:
             if recursive and kind == "directory":
                 depth = 100 if maxDepth is None else maxDepth
                 if depth > 0:
-                    for sub in self.readdir(self.to_relative(entry_path), True, extension, depth - 1):
+                    for sub in self.readdir(self.to_relative(entry_path), True, extension, depth - 1, sizes=sizes):
                         result.append({**sub, "name": f"{name}/{sub['name']}"})
         return result
 
