@@ -1,9 +1,11 @@
 """Shared helpers for the project's own tests."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -24,15 +26,47 @@ def bridge_missing_reason() -> str | None:
 def run_suite(tmp_path: Path, adapter: str, *extra: str, spec: Path = SPEC,
               paths: list[str] | None = None) -> tuple[int, list[dict], str]:
     """Run the conformance suite (or some case folders of it) in a child pytest; return exit code,
-    per-case records, output."""
+    per-case records, output. The child's TMPDIR is tmp_path/tmp, so its case trees are there
+    (processes_left_in looks for processes in them)."""
     from wsconf.report import load_results
     results = tmp_path / f"{adapter.replace(':', '_').replace('/', '_')[:40]}.jsonl"
+    tmp = tmp_path / "tmp"
+    tmp.mkdir(exist_ok=True)
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", *(paths or [str(spec / "cases")]), "-q", "-p", "no:cacheprovider",
+         "-p", "no:hypothesispytest",  # the cases use no hypothesis: its plugin would import it at the end
          "--wsconf-adapter", adapter, "--wsconf-results", str(results), *extra],
-        capture_output=True, text=True, cwd=REPO, timeout=600)
+        capture_output=True, text=True, cwd=REPO, timeout=600, env={**os.environ, "TMPDIR": str(tmp)})
     records = load_results(results) if results.exists() else []
     return proc.returncode, records, proc.stdout + proc.stderr
+
+
+def processes_in(folder: Path) -> list[str]:
+    """Live processes whose working directory is (or was) inside folder (a zombie is dead
+    already, waiting for its parent)."""
+    found, prefix = [], f"{os.path.realpath(folder)}/"
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            cwd = os.readlink(f"/proc/{pid}/cwd")
+            state = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+            cmdline = open(f"/proc/{pid}/cmdline").read().replace(chr(0), " ")
+        except OSError:
+            continue
+        if (cwd + "/").startswith(prefix) and state != "Z":
+            found.append(f"{pid} {cwd} {cmdline}")
+    return found
+
+
+def processes_left_in(tmp_path: Path) -> list[str]:
+    """After a run_suite: what still runs in its case trees (under its TMPDIR), once a killed
+    process group has had up to 5 s to be reaped. Every background command, timed-out child and
+    killed group of the run must be gone."""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and processes_in(tmp_path / "tmp"):
+        time.sleep(0.2)
+    return processes_in(tmp_path / "tmp")
 
 
 @pytest.fixture

@@ -52,6 +52,7 @@ def check_whole_suite(tmp_path: Path, adapter: str, implementation: str, marker:
     results, pidfile = tmp_path / "results.jsonl", tmp_path / "servers.pids"
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", str(SPEC / "cases"), "-q", "-p", "no:cacheprovider", "--tb=no",
+         "-p", "no:hypothesispytest",
          "-n", "2", "--wsconf-adapter", adapter, "--wsconf-no-expectations", "--wsconf-results", str(results)],
         capture_output=True, text=True, cwd=REPO, timeout=timeout, env={**os.environ, PIDFILE_ENV: str(pidfile)})
     output = (proc.stdout + proc.stderr)[-3000:]

@@ -1,12 +1,15 @@
 """The whole conformance suite, run as users run it: against the reference in process, through
-the wire protocol, and against the real @mastra/core through the bridge."""
+the wire protocol, and against the real @mastra/core through the bridge. After the in-process
+and the upstream runs, no process started by a case outlives the suite: every background
+command, timed-out child and killed process group is gone once the run ends (checked on the
+same run, which holds every sandbox case, rather than on a second run of those cases)."""
 from __future__ import annotations
 
 from collections import Counter
 
 import pytest
 
-from conftest import bridge_missing_reason, run_suite
+from conftest import bridge_missing_reason, processes_left_in, run_suite
 from wsconf.spec import load_spec
 
 
@@ -23,6 +26,7 @@ def test_every_case_passes_against_the_reference(tmp_path):
     assert len(records) == len(load_spec().cases), output[-3000:]
     assert failures(records) == ""
     assert code == 0, output[-3000:]
+    assert processes_left_in(tmp_path) == []
 
 
 def test_the_protocol_path_gives_the_same_outcomes(tmp_path):
@@ -39,3 +43,4 @@ def test_the_upstream_has_no_unexpected_results(tmp_path):
     assert failures(records) == ""
     assert code == 0, output[-3000:]
     assert len(records) == len(load_spec().cases)
+    assert processes_left_in(tmp_path) == []

@@ -34,7 +34,8 @@ def cmd_run(args) -> int:
     if args.config:
         print(f"wsconf: config {args.config.path}", file=sys.stderr)
     adapter = _configured(args, "adapter", "reference")
-    argv = [str(spec_root / "cases"), "-p", "no:cacheprovider", "--wsconf-adapter", adapter,
+    # The cases use no hypothesis: its pytest plugin would import the whole library at the end.
+    argv = [str(spec_root / "cases"), "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "--wsconf-adapter", adapter,
             "--wsconf-timeout", str(_configured(args, "timeout", 30.0)), "-q", "-rfE",
             "-W", "ignore::pytest.PytestAssertRewriteWarning"]  # wsconf is imported before pytest starts
     args.workers = _configured(args, "workers")

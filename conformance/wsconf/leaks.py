@@ -6,6 +6,7 @@ basePath above it) may return its token."""
 from __future__ import annotations
 
 import base64
+import functools
 import os
 import secrets
 from pathlib import Path
@@ -44,6 +45,11 @@ def forms(text: str) -> dict[str, list[str]]:
 _PREFIX_FORMS = [f for fs in forms(PREFIX).values() for f in fs]
 
 
+@functools.lru_cache(maxsize=16)  # the run folder's HOME and TMPDIR tokens come back in every case
+def _needles(token: str) -> tuple[tuple[str, str, str], ...]:
+    return tuple((n, form, token) for form, ns in forms(token).items() for n in ns)
+
+
 class Tokens:
     """The tokens of one case: token -> the file's label (e.g. sibling/CANARY) and path."""
 
@@ -53,7 +59,7 @@ class Tokens:
 
     def add(self, token: str, label: str, path: Path) -> None:
         self.files[token] = (label, path)
-        self._needles += [(n, form, token) for form, ns in forms(token).items() for n in ns]
+        self._needles += _needles(token)
 
     def found(self, text: str) -> list[tuple[str, str]]:
         """(token, form) for each token in `text`."""

@@ -18,6 +18,7 @@ PR_SET_CHILD_SUBREAPER = 36
 GRACE = 2.0            # seconds a process killed by the implementation's own close may take to go
 _TICKS = os.sysconf("SC_CLK_TCK")
 _active: dict = {}     # pid -> when this process became a subreaper (a fork starts again)
+_commands: dict = {}   # (pid, start) -> command line, read once
 
 
 @dataclass(frozen=True)
@@ -26,11 +27,25 @@ class Proc:
     ppid: int
     state: str
     start: int        # clock ticks since boot
-    command: str
+    name: str         # the kernel's name for it (stat's comm), when the command line is gone
 
     @property
     def running(self) -> bool:
         return self.state not in ("Z", "X")
+
+    @property
+    def command(self) -> str:
+        """Its command line, read only when asked: most scans find no leftover to describe."""
+        cached = _commands.get((self.pid, self.start))
+        if cached is None:
+            try:
+                with open(f"/proc/{self.pid}/cmdline", "rb") as fh:
+                    argv = fh.read(4096)
+            except OSError:
+                argv = b""
+            cached = " ".join(a.decode(errors="replace") for a in argv.split(b"\0") if a) or f"[{self.name}]"
+            _commands[(self.pid, self.start)] = cached = cached[:120]
+        return cached
 
     def __str__(self) -> str:
         return f"{self.command} (pid {self.pid})"
@@ -55,6 +70,8 @@ def kill_leftovers() -> list[Proc]:
         return []
     since = _active[os.getpid()][0]
     left = [p for p in descendants().values() if p.start >= since and p.running]
+    for p in left:
+        p.command  # read while the process still has its command line
     kill(left)
     reap(since, set())
     return left
@@ -66,16 +83,24 @@ def now() -> int:
 
 
 def _read(pid: str) -> Proc | None:
+    # os.open/os.read: this runs for every process on the machine twice per case, and a buffered
+    # file object costs more than the read itself.
     try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            stat = fh.read()
-        with open(f"/proc/{pid}/cmdline", "rb") as fh:
-            argv = fh.read(4096)
+        fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
     except OSError:
         return None
-    name, rest = stat[stat.index(b"(") + 1: stat.rindex(b")")], stat[stat.rindex(b")") + 2:].split()
-    command = " ".join(a.decode(errors="replace") for a in argv.split(b"\0") if a) or f"[{name.decode(errors='replace')}]"
-    return Proc(int(pid), int(rest[1]), rest[0].decode(), int(rest[19]), command[:120])
+    try:
+        stat = os.read(fd, 4096)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    close = stat.rfind(b")")
+    if close < 0:
+        return None
+    rest = stat[close + 2:].split(None, 20)
+    name = stat[stat.find(b"(") + 1: close].decode(errors="replace")
+    return Proc(int(pid), int(rest[1]), rest[0].decode(), int(rest[19]), name)
 
 
 def descendants(root: int | None = None) -> dict[int, Proc]:
@@ -97,12 +122,27 @@ def descendants(root: int | None = None) -> dict[int, Proc]:
 def leftovers(since: int, own: set[int]) -> list[Proc]:
     """Descendants started at or after `since` (ticks) that are still running, apart from `own`
     (the adapter's own processes). A process on its way out (killed by close) gets GRACE."""
+    return sweep(since, own, kill_them=False)[0]
+
+
+def sweep(since: int, own: set[int], kill_them: bool = True) -> tuple[list[Proc], list[Proc]]:
+    """After a case: (the leftovers as `leftovers` finds them, what `reap` could not kill). They
+    are killed and reaped unless kill_them is false. When the scan finds no process of the case
+    at all, running or a zombie, there is nothing to reap and no second scan is made."""
     deadline = time.monotonic() + GRACE
     while True:
-        left = [p for p in descendants().values() if p.start >= since and p.pid not in own and p.running]
+        mine = [p for p in descendants().values() if p.start >= since and p.pid not in own]
+        left = [p for p in mine if p.running]
         if not left or time.monotonic() >= deadline:
-            return sorted(left, key=lambda p: p.pid)
+            break
         time.sleep(0.05)
+    left.sort(key=lambda p: p.pid)
+    for p in left:
+        p.command  # read while the process still has its command line
+    if not kill_them or not mine:
+        return left, []
+    kill(left)
+    return left, reap(since, own)
 
 
 def kill(procs: list[Proc]) -> None:

@@ -136,9 +136,7 @@ def _leftovers(case: Case, adapter: Adapter, since: int) -> list[str]:
     """Processes started during the case that outlive its close: killed, and a failure unless
     the case names them in `leaves_running` (then their absence is one)."""
     own = adapter.own_pids()
-    left = reaper.leftovers(since, own)
-    reaper.kill(left)
-    stuck = reaper.reap(since, own)
+    left, stuck = reaper.sweep(since, own)
     expected = set(case.leaves_running)
     problems = []
     unexpected = [p for p in left if p.command.split(" ")[0].rsplit("/", 1)[-1] not in expected]

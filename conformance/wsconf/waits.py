@@ -36,7 +36,7 @@ def _condition(until: dict, session, tree, host_processes: bool, judge):
         return (lambda: all(_holds(tree.root / rel, content_bytes(want)) for rel, want in arg.items())), POLL_S
     if kind == "call":
         def answered():
-            return judge(arg["expect"], session.call(arg["tool"], arg.get("args", {})), tree) is None
+            return judge(arg["expect"], _call(arg, session), tree) is None
         return answered, CALL_POLL_S
     if not host_processes:
         return (lambda: False), POLL_S
@@ -51,6 +51,16 @@ def _condition(until: dict, session, tree, host_processes: bool, judge):
             return True
         return reaped, POLL_S
     raise ValueError(f"unknown wait condition {kind!r}")
+
+
+def _call(arg: dict, session) -> dict:
+    """The result of the polled call: a tool's, a workspace method's (`sandbox.processes.list`),
+    or the hook log, each as the step of that form would get it."""
+    if "tool" in arg:
+        return session.call(arg["tool"], arg.get("args", {}))
+    if "workspace" in arg:
+        return session.workspace(arg["workspace"], arg.get("args", []))
+    return {"kind": "value", "value": session.hook_log(), "model": None}
 
 
 def _holds(path, want: bytes) -> bool:

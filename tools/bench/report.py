@@ -247,7 +247,10 @@ differential, `tests/test_grep_search.py` against the per-line engine and throug
 - **UTF-16 only for shown lines.** The text is searched as code points when the pattern cannot tell
   the difference; columns and the 500-unit cut are counted in UTF-16 units for the shown lines only."""
 
-TEST_NOTES = """The test command runs the whole suite four times in child processes (the reference in
-process and over the protocol, the upstream, and @mastra/s3 on moto) plus the sandbox cases twice
-more for leftover processes; those children are most of its time. `--dist worksteal` keeps both
-workers busy to the end; every child loads the spec from the cache."""
+TEST_NOTES = """The test command runs the whole suite five times in child processes (the reference in
+process and over the protocol, the upstream, @mastra/s3 on moto and @mastra/gcs on fake-gcs-server),
+and once more against the example port from the installed wheel; those children are most of its
+time. The checks that no process outlives a run are made on the reference's and the upstream's
+whole-suite runs (each child in a TMPDIR of its own) rather than on further runs of the sandbox
+cases. `--dist worksteal` keeps both workers busy to the end; every child loads the spec from the
+cache."""

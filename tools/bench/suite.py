@@ -53,6 +53,7 @@ def run_suite(adapter: str, workers: int | None, tools=(), scratch: Path | None 
     cpu = _children_cpu() - cpu0
     lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
     records = [json.loads(x) for x in results.read_text().splitlines()] if results.exists() else []
+    records = [r for r in records if "id" in r]  # not the run's header line
     bridge = sum(float(x) for x in bridge_log.read_text().split()) if bridge_log.exists() else None
     for path in (results, bridge_log):
         path.unlink(missing_ok=True)

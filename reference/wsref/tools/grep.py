@@ -189,12 +189,15 @@ def create_grep_tool(strict: bool = False) -> Tool:
                         "maxTotalMatches": GLOBAL_CAP, "contextLines": normalized_context}, search_path)
                 if stat.type != "file" and native_results is None:
                     entries_by_dir: dict[str, list[dict]] = {}
+                    # LocalFilesystem lists without the files' sizes (an lstat each), which grep never reads
+                    readdir = (lambda d: fs.readdir(d, sizes=False)) if type(fs).readdir is LocalFilesystem.readdir \
+                        else fs.readdir
                     frontier = [search_path]
                     while frontier:
                         listings = []
                         for directory in frontier:
                             try:
-                                listings.append(_sorted_entries(fs.readdir(directory)))
+                                listings.append(_sorted_entries(readdir(directory)))
                             except Exception:
                                 if strict:
                                     raise
