@@ -259,7 +259,9 @@ def validate_input(tool, args) -> dict:
 
 def _coerce_stringified_json(tool, data: dict):
     """coerceStringifiedJsonValues: a top-level string given for a z.array / z.object field is
-    JSON.parse'd when it starts with '[' / '{' (after trim) and parses to that kind."""
+    JSON.parse'd when it starts with '[' / '{' (after trim) and parses to that kind. A z.record
+    (index's metadata: an object schema with propertyNames, no properties) is not a ZodObject
+    upstream, so its string is left alone."""
     from .js.strings import js_trim
     result = None
     for key, value in data.items():
@@ -268,6 +270,8 @@ def _coerce_stringified_json(tool, data: dict):
             continue
         options, _ = _branches(spec)
         kind = options[0].get("type") if len(options) == 1 and "enum" not in options[0] else None
+        if kind == "object" and "properties" not in options[0]:
+            kind = None  # z.record
         opener = {"array": "[", "object": "{"}.get(kind)
         if opener is None or not js_trim(value).startswith(opener):
             continue

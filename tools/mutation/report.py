@@ -113,10 +113,11 @@ def write(report: Path, results_dir: Path, modules: list[str], spec_root: Path, 
                   "as they are now):", ""]
         for module, state, data in unmeasured:
             extra = ""
-            if data is not None and state.startswith("partial"):
+            if data is not None and (state.startswith("partial") or state.startswith("stale")):
                 c = counts(data["mutants"], verdicts)
                 extra = (f" (of {c['total']} mutants {c['not_run']} not run; so far {c['killed'] + c['timeout']} killed, "
-                         f"{c['survived']} survived, {c['equivalent']} equivalent)")
+                         f"{c['survived']} survived, {c['equivalent']} equivalent"
+                         + (f"; score {_fmt(c['score'])} then" if state.startswith("stale") else "") + ")")
             lines.append(f"- `{module}`: {state}{extra}")
     else:
         lines.append("Every target module is measured.")

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import base64
 import errno
+import math
 import os
 import shutil
 import stat as stat_mod
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from ..errors import (
     DirectoryNotEmptyError,
@@ -39,10 +40,17 @@ def _errcode(exc: OSError) -> str:
     return errno.errorcode.get(exc.errno or 0, "EIO")
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
 def js_date(ns: int) -> datetime:
-    """A stat time as Node's Date holds it: whole milliseconds, rounded."""
-    ms = (ns + 500_000) // 1_000_000
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
+    """A stat time as Node's Date holds it: Node computes mtimeMs = sec * 1e3 + nsec / 1e6 in a
+    double (so .000499999 s is already .5 ms) and the Date is Math.round of that (half up)."""
+    sec, nsec = divmod(ns, 1_000_000_000)
+    ms_float = sec * 1e3 + nsec / 1e6
+    whole = math.floor(ms_float)
+    ms = whole + 1 if ms_float - whole >= 0.5 else whole
+    return _EPOCH + timedelta(milliseconds=ms)
 
 
 def iso(dt: datetime) -> str:

@@ -482,6 +482,8 @@ WORKSPACE_METHODS = {
     "filesystem.setAllowedPaths": lambda s, paths: _fs(s).set_allowed_paths(paths),
     "filesystem.id.slice": lambda s, *a: _js_slice(_fs(s).id, *a),
     "filesystem.id.length": lambda s: _js_length(_fs(s).id),
+    "sandbox.id.slice": lambda s, *a: _js_slice(_sandbox(s).id, *a),
+    "sandbox.id.length": lambda s: _js_length(_sandbox(s).id),
     "filesystem.name": lambda s: _fs(s).name,
     # The optional native walk/grep: LocalFilesystem 1.71.0 has neither (undefined -> null).
     "filesystem.walk": lambda s: getattr(_fs(s), "walk", None),
