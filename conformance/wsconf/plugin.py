@@ -11,6 +11,7 @@ import json
 import re
 import shutil
 import signal
+import os
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -138,6 +139,9 @@ class WsconfState:
 
 def pytest_configure(config):
     global _journal
+    # The cases pin new files' modes as Node makes them under the usual umask 022 (644, 755); set it
+    # here, before any implementation starts, so a runner with umask 002 or 077 judges the same.
+    os.umask(0o022)
     config.stash[STATE] = WsconfState(config)
     config.addinivalue_line("markers", "wsconf: a conformance case from spec/cases")
     results = config.getoption("wsconf_results")
