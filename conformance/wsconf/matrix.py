@@ -18,7 +18,7 @@ case is stale on a release when it has no result or key there, when its content 
 release's fingerprint changed (a reinstall with other pins: every case), or, with `rerun_bridge`,
 when the bridge it ran through changed. A rerun passes only the stale cases (`wsconf run --ids`)
 and merges their records into results.jsonl, dropping cases the spec no longer has; a release
-with nothing stale is skipped. So after merging branches that add cases, `wsconf matrix run` runs
+with nothing stale is skipped, and releases with only stale cases run before those run in full. So after merging branches that add cases, `wsconf matrix run` runs
 just those cases on every release. The bridge is not in the default rule because nearly every
 merge adds ops to it; after a change to how an existing op behaves, `--rerun-bridge` reruns every
 case that ran through another bridge. A change to how wsconf itself judges outputs (the runner,
@@ -246,9 +246,12 @@ def run_matrix(folder: Path, versions: list[str], workers: str = "2", installers
     log(f"matrix: {len(versions)} releases, {len(versions) - len(todo)} up to date, {len(todo) - partial} to run "
         f"in full, {partial} to run their stale cases only ({sum(len(work[v]) for v in todo if work[v])} "
         f"case runs) in {folder}")
+    # The releases with only stale cases go first (minutes each), each group in spread order, so a
+    # matrix cut short has as many releases up to date as it can.
+    order = spread([v for v in todo if work[v] is not None]) + spread([v for v in todo if work[v] is None])
     ready: queue.Queue = queue.Queue()
     pending = queue.Queue()
-    for version in spread(todo):
+    for version in order:
         pending.put(version)
 
     def installer():
@@ -281,7 +284,7 @@ def run_matrix(folder: Path, versions: list[str], workers: str = "2", installers
                 except queue.Empty:
                     pass
                 if backlog:
-                    rank = {v: i for i, v in enumerate(spread(todo))}
+                    rank = {v: i for i, v in enumerate(order)}
                     backlog.sort(key=lambda item: rank[item[0]])
                     item = backlog.pop(0)
                     state["taken"] += 1
