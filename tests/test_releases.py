@@ -238,7 +238,8 @@ version = argv[argv.index("--adapter") + 1].split("@")[1]
 with open(argv[argv.index("--results") + 1], "w") as out:
     out.write(json.dumps({"run": {"implementation": "@mastra/core", "version": version}}) + "\n")
     for i in ids:
-        out.write(json.dumps({"id": i, "outcome": "passed", "steps": [], "text": os.environ["FAKE_TEXT"]}) + "\n")
+        out.write(json.dumps({"id": i, "outcome": "passed", "steps": [], "text": os.environ["FAKE_TEXT"],
+                              "half_an_emoji": "\ud83d"}) + "\n")
 sys.exit(0)
 '''
 

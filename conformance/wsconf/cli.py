@@ -459,6 +459,20 @@ def cmd_matrix(args) -> int:
         if not_run:
             print(f"not run: {', '.join(not_run)}", file=sys.stderr)
         return 0
+    if args.action == "check":
+        from .ranges import check
+        counts, unexpected = check(spec, matrix)
+        print("| release | passed | not applicable | xfail | unsupported | failed |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for version, row in counts.items():
+            bad = row["failed"] + row["xpass"] + row["error"] + row["not run"]
+            print(f"| {version} | {row['passed']} | {row['not_applicable']} | {row['xfail']} | {row['unsupported']} | {bad} |")
+        for version, lines in unexpected.items():
+            for line in lines:
+                print(f"{version}: {line}", file=sys.stderr)
+        if not_run:
+            print(f"not run: {', '.join(not_run)}", file=sys.stderr)
+        return 1 if unexpected or not_run else 0
     return 2
 
 
@@ -592,8 +606,10 @@ def build_parser() -> argparse.ArgumentParser:
     site.set_defaults(func=cmd_site)
 
     mat = sub.add_parser("matrix", help="run the suite on every stable @mastra/core release, or take the cases' ranges from it")
-    mat.add_argument("action", choices=["run", "ranges"],
-                     help="run: install and run each release (resumable); ranges: each case's `versions` from the results")
+    mat.add_argument("action", choices=["run", "ranges", "check"],
+                     help="run: install and run each release (resumable, per case); ranges: each case's `versions` from "
+                          "the results; check: per release, the outcomes a plain run would have with the ranges and "
+                          "expectations applied (the failed column counts failed, error, xpass and not run; exit 1 if any)")
     matrix_inputs(mat)
     mat.add_argument("--releases", default=None, help="run: comma-separated releases (default: every stable one)")
     mat.add_argument("-n", "--workers", default="2", help="run: pytest-xdist workers per release")

@@ -139,9 +139,9 @@ def merge(folder: Path, version: str, part: Path, spec, ran: list[str], fingerpr
     run["merged"] = {"run": len([i for i in ran if i in new.records]), "kept": len(records) - len([i for i in ran if i in new.records])}
     tmp = out / f"results.jsonl.tmp-{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(json.dumps({"run": run}, ensure_ascii=False) + "\n")
+        fh.write(json.dumps({"run": run}) + "\n")  # ASCII escapes: records may hold lone surrogates
         for record in records.values():
-            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+            fh.write(json.dumps(record) + "\n")
     tmp.replace(out / "results.jsonl")
     (out / "keys.json").write_text(json.dumps(keys, indent=1, sort_keys=True) + "\n")
     part.unlink()
