@@ -368,3 +368,35 @@ def test_run_ids_selects_those_cases_and_names_a_bad_line(tmp_path, capsys):
                  "--results", str(results)]) == 0
     from wsconf.history import load_results
     assert set(load_results(results).records) == {spec.cases[0].id, spec.cases[1].id}
+
+
+def test_check_judges_each_release_as_a_plain_run_with_the_ranges_applied(tmp_path, capsys):
+    from wsconf.ranges import check
+    spec = _small_spec(tmp_path)
+    a, b, c = [x.id for x in spec.cases if not x.versions][:3]
+    folder = _matrix(tmp_path, [a, b, c], {
+        "1.11.0": {a: ("failed", "old")},
+        "1.40.0": {c: ("failed", "gone")},
+        "1.71.0": {b: ("unsupported", "")}})  # unsupported on the newest: no range from this matrix
+    counts, unexpected = check(spec, load_matrix(folder))  # no ranges yet: the old behaviours fail
+    assert unexpected == {"1.11.0": [f"failed {a}"], "1.40.0": [f"failed {c}"]}
+    write_versions(spec, case_ranges(spec, load_matrix(folder)))
+    ranged = load_spec(spec.root)
+    counts, unexpected = check(ranged, load_matrix(folder))
+    assert unexpected == {}
+    assert {v: {k: n for k, n in row.items() if n} for v, row in counts.items()} == {
+        "1.11.0": {"passed": 2, "not_applicable": 1},
+        "1.40.0": {"passed": 2, "not_applicable": 1},
+        "1.71.0": {"passed": 2, "unsupported": 1}}
+    assert len(ranged.cases) == 3
+    expectations = tmp_path / "expectations"
+    expectations.mkdir()
+    (expectations / "mastra-core@1.71.0.yaml").write_text(f"implementation: '@mastra/core'\nfailures:\n  {a}: a reason\n")
+    (expectations / "mastra-core.yaml").write_text(f"implementation: '@mastra/core'\nfailures:\n  {c}: a reason\n")
+    counts, unexpected = check(ranged, load_matrix(folder), expectations)
+    assert counts["1.71.0"]["xpass"] == 1 and f"xpass {a}" in unexpected["1.71.0"]  # the versioned file wins
+    assert counts["1.40.0"]["xpass"] == 0 and counts["1.40.0"]["not_applicable"] == 1  # c: outside its range first
+    assert counts["1.11.0"]["xpass"] == 1 and f"xpass {c}" in unexpected["1.11.0"]
+    results = folder / "1.40.0" / "results.jsonl"
+    results.write_text("".join(l for l in results.read_text().splitlines(True) if f'"id": "{b}"' not in l))
+    assert check(ranged, load_matrix(folder))[1] == {"1.40.0": [f"not run {b}"]}  # a case without a result
