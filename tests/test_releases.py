@@ -238,9 +238,9 @@ version = argv[argv.index("--adapter") + 1].split("@")[1]
 with open(argv[argv.index("--results") + 1], "w") as out:
     out.write(json.dumps({"run": {"implementation": "@mastra/core", "version": version}}) + "\n")
     for i in ids:
-        out.write(json.dumps({"id": i, "outcome": "passed", "steps": [], "text": os.environ["FAKE_TEXT"],
-                              "half_an_emoji": "\ud83d"}) + "\n")
-sys.exit(0)
+        out.write(json.dumps({"id": i, "outcome": os.environ.get("FAKE_OUTCOME", "passed"), "steps": [],
+                              "text": os.environ["FAKE_TEXT"], "half_an_emoji": "\ud83d"}) + "\n")
+sys.exit(int(os.environ.get("FAKE_RC", "0")))
 '''
 
 
@@ -354,6 +354,24 @@ def test_a_release_whose_run_had_no_verdict_runs_again_in_full(tmp_path, monkeyp
     status = json.loads((folder / "1.71.0" / "status.json").read_text())
     (folder / "1.71.0" / "status.json").write_text(json.dumps({**status, "rc": 3}))  # could not start
     assert run(spec) == {"1.71.0": "all"}
+    assert json.loads((folder / "1.71.0" / "status.json").read_text())["rc"] == 0
+
+    # A rerun of stale cases that cannot start (exit 3) merges nothing: the earlier verdict and
+    # results stand, the cases stay stale, the records it wrote are put aside.
+    _add_notes(spec, spec.cases[0])
+    edited = load_spec(spec.root)
+    before = (folder / "1.71.0" / "results.jsonl").read_text()
+    monkeypatch.setenv("FAKE_RC", "3")
+    monkeypatch.setenv("FAKE_OUTCOME", "error")
+    assert run(edited) == {"1.11.0": [spec.cases[0].id], "1.71.0": [spec.cases[0].id]}
+    assert (folder / "1.71.0" / "results.jsonl").read_text() == before
+    status = json.loads((folder / "1.71.0" / "status.json").read_text())
+    assert status["rc"] == 0 and status["last_run"]["rc"] == 3
+    assert (folder / "1.71.0" / "results.no-verdict.jsonl").is_file()
+    monkeypatch.setenv("FAKE_RC", "1")  # a verdict (some cases failed): merged
+    assert run(edited) == {"1.11.0": [spec.cases[0].id], "1.71.0": [spec.cases[0].id]}
+    assert load_matrix(folder)["1.71.0"].records[spec.cases[0].id]["outcome"] == "error"
+    assert run(edited) == {}
 
 
 def test_run_ids_selects_those_cases_and_names_a_bad_line(tmp_path, capsys):

@@ -24,8 +24,9 @@ merge adds ops to it; after a change to how an existing op behaves, `--rerun-bri
 case that ran through another bridge. A change to how wsconf itself judges outputs (the runner,
 placeholders) is in no key: `--full` reruns everything.
 
-A release whose run did not end with a verdict (exit 0 or 1: the suite ran) is run again in full
-next time (the run is resumable). Each install and
+A run that did not end with a verdict (exit 0 or 1: the suite ran; not: the bridge could not start,
+the deadline) merges nothing (its records are left in results.no-verdict.jsonl); a release that
+never had a verdict is run again in full next time (the run is resumable). Each install and
 each run has a deadline. Installs go ahead of the runs in threads. Releases are installed and run
 in an order that brackets every change soonest (newest, oldest, then the middle of each gap), so a
 matrix cut short is still spread over the series. status.json records each release's fingerprint
@@ -311,13 +312,15 @@ def run_matrix(folder: Path, versions: list[str], workers: str = "2", installers
                     ids = None  # reinstalled with other pins: every case is stale
                 status.update(_run(version, folder, workers, wsconf, Path(spec.root), ids))
                 part = folder / version / "results.part.jsonl"
-                if part.is_file():
+                status["bridge"] = bridge
+                if verdict(status) and part.is_file():
                     merged = merge(folder, version, part, spec, ids if ids is not None else [c.id for c in spec.cases],
                                    status.get("fingerprint"), bridge)
-                status["bridge"] = bridge
+                elif part.is_file():  # no verdict (could not start, deadline): its records are not behaviour
+                    part.replace(folder / version / "results.no-verdict.jsonl")
             previous = done(folder, version)
-            if merged is not None and status.get("rc") not in (0, 1) and verdict(previous):
-                status = {**previous, "last_run": status}  # a partial run cut short keeps the earlier verdict
+            if not verdict(status) and verdict(previous):
+                status = {**previous, "last_run": status}  # the earlier verdict stands; its stale cases stay stale
             _write_status(folder, version, status)
             with lock:
                 installed[version] = status
