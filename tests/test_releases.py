@@ -105,10 +105,16 @@ def _small_spec(tmp_path):
     for name in ("claims.yaml", "capabilities.yaml", "schema"):
         src = full.root / name
         (shutil.copytree if src.is_dir() else shutil.copy)(src, root / name)
-    rel = next(c.file for c in full.cases if not c.versions)  # e.g. spec/cases/read_file/x.yaml
+    by_file = {}
+    for c in full.cases:
+        by_file.setdefault(c.file, []).append(c)
+    # A file whose first three cases have no notes (the tests add some), copied without its `versions`
+    # lines (the tests write their own ranges).
+    rel = next(f for f, cases in by_file.items() if len(cases) >= 3 and all(c.notes is None for c in cases[:3]))
     target = root.parent / rel
     target.parent.mkdir(parents=True)
-    shutil.copy(full.root.parent / rel, target)
+    text = (full.root.parent / rel).read_text(encoding="utf-8")
+    target.write_text("".join(l for l in text.splitlines(True) if not l.lstrip().startswith("versions:")), encoding="utf-8")
     return load_spec(root)
 
 
@@ -390,8 +396,10 @@ def test_run_ids_selects_those_cases_and_names_a_bad_line(tmp_path, capsys):
 
 def test_check_judges_each_release_as_a_plain_run_with_the_ranges_applied(tmp_path, capsys):
     from wsconf.ranges import check
+    import dataclasses
     spec = _small_spec(tmp_path)
     a, b, c = [x.id for x in spec.cases if not x.versions][:3]
+    spec = dataclasses.replace(spec, cases=[x for x in spec.cases if x.id in (a, b, c)])
     folder = _matrix(tmp_path, [a, b, c], {
         "1.11.0": {a: ("failed", "old")},
         "1.40.0": {c: ("failed", "gone")},
@@ -400,6 +408,7 @@ def test_check_judges_each_release_as_a_plain_run_with_the_ranges_applied(tmp_pa
     assert unexpected == {"1.11.0": [f"failed {a}"], "1.40.0": [f"failed {c}"]}
     write_versions(spec, case_ranges(spec, load_matrix(folder)))
     ranged = load_spec(spec.root)
+    ranged = dataclasses.replace(ranged, cases=[x for x in ranged.cases if x.id in (a, b, c)])
     counts, unexpected = check(ranged, load_matrix(folder))
     assert unexpected == {}
     assert {v: {k: n for k, n in row.items() if n} for v, row in counts.items()} == {
