@@ -57,12 +57,15 @@ releases-sample: setup
 		timeout 1500 $(VENV)/bin/wsconf run --adapter mastra@$$v -n 2 --results results/mastra@$$v.jsonl || exit 1; \
 	done
 
-# Every stable release from 1.11.0 to 1.71.0 (1-3 hours): resumable, results under ~/.cache/wsconf/matrix/.
-# Then the cases' `versions` from the results, BEHAVIOUR-CHANGES.md and the report site. Not part of `make test`.
+# Every stable release from 1.11.0 to 1.71.0 (2-3 hours the first time): resumable and incremental per
+# case (only new or edited cases run again), results under ~/.cache/wsconf/matrix/. Then the cases'
+# `versions` from the results, a check that every release has no unexpected result with them applied,
+# BEHAVIOUR-CHANGES.md and the report site. Not part of `make test`.
 MATRIX ?= $(HOME)/.cache/wsconf/matrix
 matrix: setup
 	$(VENV)/bin/wsconf matrix run --matrix $(MATRIX) --parallel 2
 	$(VENV)/bin/wsconf matrix ranges --matrix $(MATRIX) --all-releases --write
+	$(VENV)/bin/wsconf matrix check --matrix $(MATRIX) --all-releases
 	$(VENV)/bin/wsconf changelog --matrix $(MATRIX) --all-releases -o BEHAVIOUR-CHANGES.md
 	$(VENV)/bin/wsconf site --matrix $(MATRIX) --all-releases --changes BEHAVIOUR-CHANGES.md -o report/site
 

@@ -105,10 +105,16 @@ def _small_spec(tmp_path):
     for name in ("claims.yaml", "capabilities.yaml", "schema"):
         src = full.root / name
         (shutil.copytree if src.is_dir() else shutil.copy)(src, root / name)
-    rel = next(c.file for c in full.cases if not c.versions)  # e.g. spec/cases/read_file/x.yaml
+    by_file = {}
+    for c in full.cases:
+        by_file.setdefault(c.file, []).append(c)
+    # A file whose first three cases have no notes (the tests add some), copied without its `versions`
+    # lines (the tests write their own ranges).
+    rel = next(f for f, cases in by_file.items() if len(cases) >= 3 and all(c.notes is None for c in cases[:3]))
     target = root.parent / rel
     target.parent.mkdir(parents=True)
-    shutil.copy(full.root.parent / rel, target)
+    text = (full.root.parent / rel).read_text(encoding="utf-8")
+    target.write_text("".join(l for l in text.splitlines(True) if not l.lstrip().startswith("versions:")), encoding="utf-8")
     return load_spec(root)
 
 
@@ -221,3 +227,207 @@ def test_the_release_pins_prefer_what_was_shipped(monkeypatch):
     package = releases._package_json(Path(releases.data_path("mastra-bridge")), "1.65.0", pins)
     assert package["dependencies"]["@mastra/core"] == "1.65.0" and "@mastra/s3" not in package["dependencies"]
     assert package["overrides"] == {"picomatch": "4.0.7", "tokenx": "1.3.0"}
+
+
+# -- the matrix is incremental per case ---------------------------------------------------------
+
+_FAKE_WSCONF = r'''#!PYTHON
+"""Stands in for `wsconf run` in the matrix: writes a results file for the cases asked (every case
+of the spec, or those --ids lists), each passed with the text in $FAKE_TEXT, and logs its argv."""
+import json, os, sys
+sys.path[:0] = PATHS
+from wsconf.spec import load_spec
+argv = sys.argv[1:]
+with open(os.environ["FAKE_LOG"], "a") as log:
+    log.write(json.dumps(argv) + "\n")
+spec = load_spec(argv[argv.index("--spec") + 1])
+ids = [c.id for c in spec.cases]
+if "--ids" in argv:
+    ids = [l.strip() for l in open(argv[argv.index("--ids") + 1]) if l.strip()]
+version = argv[argv.index("--adapter") + 1].split("@")[1]
+with open(argv[argv.index("--results") + 1], "w") as out:
+    out.write(json.dumps({"run": {"implementation": "@mastra/core", "version": version}}) + "\n")
+    for i in ids:
+        out.write(json.dumps({"id": i, "outcome": os.environ.get("FAKE_OUTCOME", "passed"), "steps": [],
+                              "text": os.environ["FAKE_TEXT"], "half_an_emoji": "\ud83d"}) + "\n")
+sys.exit(int(os.environ.get("FAKE_RC", "0")))
+'''
+
+
+def _fake_matrix(tmp_path, monkeypatch):
+    import sys as _sys
+    from wsconf import matrix as m
+    script = tmp_path / "wsconf"
+    script.write_text(_FAKE_WSCONF.replace("#!PYTHON", "#!" + _sys.executable)
+                      .replace("PATHS", repr([p for p in _sys.path if p])))
+    script.chmod(0o755)
+    fingerprint = {"value": "f1"}
+    monkeypatch.setattr(m, "_install", lambda version, folder: (folder / version).mkdir(parents=True, exist_ok=True) or {
+        "install": "ok", "install_seconds": 0.0, "fingerprint": fingerprint["value"]})
+    monkeypatch.setattr(m, "bridge_hash", lambda: "b1")
+    monkeypatch.setenv("FAKE_LOG", str(tmp_path / "calls.log"))
+    monkeypatch.setenv("FAKE_TEXT", "first")
+
+    def run(spec, **kw):
+        (tmp_path / "calls.log").write_text("")
+        m.run_matrix(tmp_path / "matrix", ["1.11.0", "1.71.0"], workers="0", wsconf=str(script), log=lambda _: None,
+                     spec=spec, **kw)
+        calls = [json.loads(l) for l in (tmp_path / "calls.log").read_text().splitlines()]
+        asked = {}
+        for argv in calls:
+            version = argv[argv.index("--adapter") + 1].split("@")[1]
+            asked[version] = ([l.strip() for l in open(argv[argv.index("--ids") + 1])] if "--ids" in argv else "all")
+        return asked
+    return m, run, fingerprint
+
+
+def _add_notes(spec, case):
+    """Give `case` (which has no notes) a `notes:` line right after its id line."""
+    import re
+    assert case.notes is None
+    path = spec.root.parent / case.file
+    text, n = re.subn(rf"^(\s*)- id: ['\"]?{re.escape(case.id)}['\"]?\n", lambda m: f"{m.group(0)}{m.group(1)}  notes: edited\n",
+                      path.read_text(), count=1, flags=re.M)
+    assert n == 1
+    path.write_text(text)
+
+
+def _texts(folder, version):
+    return {i: r["text"] for i, r in load_matrix(folder)[version].records.items()}
+
+
+def test_a_case_hash_sees_the_content_but_not_the_versions(tmp_path):
+    from wsconf.matrix import case_hash
+    spec = _small_spec(tmp_path)
+    a, b = spec.cases[:2]
+    assert case_hash(a) != case_hash(b)
+    again = load_spec(spec.root).cases[0]
+    assert case_hash(again) == case_hash(a)
+    write_versions(spec, {a.id: ">=1.40.0"})
+    ranged = next(c for c in load_spec(spec.root).cases if c.id == a.id)
+    assert ranged.versions == ">=1.40.0" and case_hash(ranged) == case_hash(a)
+    _add_notes(spec, a)
+    edited = next(c for c in load_spec(spec.root).cases if c.id == a.id)
+    assert edited.notes == "edited" and case_hash(edited) != case_hash(a)
+
+
+def test_the_matrix_reruns_only_the_stale_cases_and_merges_them(tmp_path, monkeypatch):
+    m, run, fingerprint = _fake_matrix(tmp_path, monkeypatch)
+    spec = _small_spec(tmp_path)
+    folder = tmp_path / "matrix"
+    ids = [c.id for c in spec.cases]
+    assert len(ids) >= 3
+    assert run(spec) == {"1.11.0": "all", "1.71.0": "all"}  # nothing run yet: every case
+    keys = json.loads((folder / "1.11.0" / "keys.json").read_text())
+    assert keys["fingerprint"] == "f1" and set(keys["cases"]) == set(ids)
+    assert keys["cases"][ids[0]] == {"case": m.case_hash(spec.cases[0]), "bridge": "b1"}
+    assert run(spec) == {}  # up to date: nothing run, nothing rewritten
+    assert _texts(folder, "1.71.0") == dict.fromkeys(ids, "first")
+
+    # A case edited, one removed, one added (a renamed id): only the edited and the new one run.
+    _add_notes(spec, spec.cases[0])
+    path = spec.root.parent / spec.cases[1].file
+    assert path.read_text().count(f"id: {ids[1]}\n") == 1
+    path.write_text(path.read_text().replace(f"id: {ids[1]}\n", f"id: {ids[1]}_renamed\n"))
+    edited = load_spec(spec.root)
+    assert not edited.errors
+    monkeypatch.setenv("FAKE_TEXT", "second")
+    asked = run(edited)
+    assert asked == {"1.11.0": [ids[0], ids[1] + "_renamed"], "1.71.0": [ids[0], ids[1] + "_renamed"]}
+    now = [c.id for c in edited.cases]
+    expected = {i: ("second" if i in (ids[0], ids[1] + "_renamed") else "first") for i in now}
+    assert _texts(folder, "1.11.0") == _texts(folder, "1.71.0") == expected  # the removed case dropped
+    header = load_matrix(folder)["1.11.0"].run
+    assert header["selected"] == len(now) and header["merged"] == {"run": 2, "kept": len(now) - 2}
+    assert set(json.loads((folder / "1.11.0" / "keys.json").read_text())["cases"]) == set(now)
+    assert not (folder / "1.11.0" / "results.part.jsonl").exists()
+
+    # The bridge changed: not stale by default, stale with rerun_bridge.
+    monkeypatch.setattr(m, "bridge_hash", lambda: "b2")
+    assert run(edited) == {}
+    assert run(edited, rerun_bridge=True) == {"1.11.0": now, "1.71.0": now}
+    assert run(edited, rerun_bridge=True) == {}
+
+    # A reinstall with other pins (another fingerprint) makes every case stale on that release.
+    fingerprint["value"] = "f2"
+    status = json.loads((folder / "1.11.0" / "status.json").read_text())
+    (folder / "1.11.0" / "status.json").write_text(json.dumps({**status, "fingerprint": "f2"}))
+    assert run(edited) == {"1.11.0": "all"}
+    assert run(edited, full=True) == {"1.11.0": "all", "1.71.0": "all"}
+
+
+def test_a_release_whose_run_had_no_verdict_runs_again_in_full(tmp_path, monkeypatch):
+    m, run, _ = _fake_matrix(tmp_path, monkeypatch)
+    spec = _small_spec(tmp_path)
+    folder = tmp_path / "matrix"
+    run(spec)
+    status = json.loads((folder / "1.71.0" / "status.json").read_text())
+    (folder / "1.71.0" / "status.json").write_text(json.dumps({**status, "rc": 3}))  # could not start
+    assert run(spec) == {"1.71.0": "all"}
+    assert json.loads((folder / "1.71.0" / "status.json").read_text())["rc"] == 0
+
+    # A rerun of stale cases that cannot start (exit 3) merges nothing: the earlier verdict and
+    # results stand, the cases stay stale, the records it wrote are put aside.
+    _add_notes(spec, spec.cases[0])
+    edited = load_spec(spec.root)
+    before = (folder / "1.71.0" / "results.jsonl").read_text()
+    monkeypatch.setenv("FAKE_RC", "3")
+    monkeypatch.setenv("FAKE_OUTCOME", "error")
+    assert run(edited) == {"1.11.0": [spec.cases[0].id], "1.71.0": [spec.cases[0].id]}
+    assert (folder / "1.71.0" / "results.jsonl").read_text() == before
+    status = json.loads((folder / "1.71.0" / "status.json").read_text())
+    assert status["rc"] == 0 and status["last_run"]["rc"] == 3
+    assert (folder / "1.71.0" / "results.no-verdict.jsonl").is_file()
+    monkeypatch.setenv("FAKE_RC", "1")  # a verdict (some cases failed): merged
+    assert run(edited) == {"1.11.0": [spec.cases[0].id], "1.71.0": [spec.cases[0].id]}
+    assert load_matrix(folder)["1.71.0"].records[spec.cases[0].id]["outcome"] == "error"
+    assert run(edited) == {}
+
+
+def test_run_ids_selects_those_cases_and_names_a_bad_line(tmp_path, capsys):
+    spec = _small_spec(tmp_path)
+    ids = tmp_path / "ids.txt"
+    ids.write_text(f"{spec.cases[0].id}\n\n# a comment\nno.such.case\n")
+    assert main(["--spec", str(spec.root), "run", "--adapter", "reference", "--ids", str(ids)]) != 0
+    assert f"{ids}:4: 'no.such.case' is not a case id of {spec.root}" in capsys.readouterr().err
+    ids.write_text(f"{spec.cases[0].id}\n{spec.cases[1].id}\n")
+    results = tmp_path / "r.jsonl"
+    assert main(["--spec", str(spec.root), "run", "--adapter", "reference", "--ids", str(ids),
+                 "--results", str(results)]) == 0
+    from wsconf.history import load_results
+    assert set(load_results(results).records) == {spec.cases[0].id, spec.cases[1].id}
+
+
+def test_check_judges_each_release_as_a_plain_run_with_the_ranges_applied(tmp_path, capsys):
+    from wsconf.ranges import check
+    import dataclasses
+    spec = _small_spec(tmp_path)
+    a, b, c = [x.id for x in spec.cases if not x.versions][:3]
+    spec = dataclasses.replace(spec, cases=[x for x in spec.cases if x.id in (a, b, c)])
+    folder = _matrix(tmp_path, [a, b, c], {
+        "1.11.0": {a: ("failed", "old")},
+        "1.40.0": {c: ("failed", "gone")},
+        "1.71.0": {b: ("unsupported", "")}})  # unsupported on the newest: no range from this matrix
+    counts, unexpected = check(spec, load_matrix(folder))  # no ranges yet: the old behaviours fail
+    assert unexpected == {"1.11.0": [f"failed {a}"], "1.40.0": [f"failed {c}"]}
+    write_versions(spec, case_ranges(spec, load_matrix(folder)))
+    ranged = load_spec(spec.root)
+    ranged = dataclasses.replace(ranged, cases=[x for x in ranged.cases if x.id in (a, b, c)])
+    counts, unexpected = check(ranged, load_matrix(folder))
+    assert unexpected == {}
+    assert {v: {k: n for k, n in row.items() if n} for v, row in counts.items()} == {
+        "1.11.0": {"passed": 2, "not_applicable": 1},
+        "1.40.0": {"passed": 2, "not_applicable": 1},
+        "1.71.0": {"passed": 2, "unsupported": 1}}
+    assert len(ranged.cases) == 3
+    expectations = tmp_path / "expectations"
+    expectations.mkdir()
+    (expectations / "mastra-core@1.71.0.yaml").write_text(f"implementation: '@mastra/core'\nfailures:\n  {a}: a reason\n")
+    (expectations / "mastra-core.yaml").write_text(f"implementation: '@mastra/core'\nfailures:\n  {c}: a reason\n")
+    counts, unexpected = check(ranged, load_matrix(folder), expectations)
+    assert counts["1.71.0"]["xpass"] == 1 and f"xpass {a}" in unexpected["1.71.0"]  # the versioned file wins
+    assert counts["1.40.0"]["xpass"] == 0 and counts["1.40.0"]["not_applicable"] == 1  # c: outside its range first
+    assert counts["1.11.0"]["xpass"] == 1 and f"xpass {c}" in unexpected["1.11.0"]
+    results = folder / "1.40.0" / "results.jsonl"
+    results.write_text("".join(l for l in results.read_text().splitlines(True) if f'"id": "{b}"' not in l))
+    assert check(ranged, load_matrix(folder))[1] == {"1.40.0": [f"not run {b}"]}  # a case without a result

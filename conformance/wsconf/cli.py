@@ -57,6 +57,8 @@ def cmd_run(args) -> int:
         argv += ["--wsconf-tag", tag]
     for claim in args.claim or []:
         argv += ["--wsconf-claim", claim]
+    if args.ids:
+        argv += ["--wsconf-ids", args.ids]
     if args.results:
         argv += ["--wsconf-results", args.results]
     if args.junitxml:
@@ -442,7 +444,8 @@ def cmd_matrix(args) -> int:
     if args.action == "run":
         versions = args.releases.split(",") if args.releases else stable_releases(args.first, args.last)
         run_matrix(Path(args.matrix), versions, args.workers, args.installers, parallel=args.parallel,
-                   log=lambda m: print(m, file=sys.stderr, flush=True))
+                   log=lambda m: print(m, file=sys.stderr, flush=True), spec=_spec(args),
+                   rerun_bridge=args.rerun_bridge, full=args.full)
         return 0
     matrix, not_run = _matrix_inputs(args)
     spec = _spec(args)
@@ -457,6 +460,20 @@ def cmd_matrix(args) -> int:
         if not_run:
             print(f"not run: {', '.join(not_run)}", file=sys.stderr)
         return 0
+    if args.action == "check":
+        from .ranges import check
+        counts, unexpected = check(spec, matrix)
+        print("| release | passed | not applicable | xfail | unsupported | failed |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for version, row in counts.items():
+            bad = row["failed"] + row["xpass"] + row["error"] + row["not run"]
+            print(f"| {version} | {row['passed']} | {row['not_applicable']} | {row['xfail']} | {row['unsupported']} | {bad} |")
+        for version, lines in unexpected.items():
+            for line in lines:
+                print(f"{version}: {line}", file=sys.stderr)
+        if not_run:
+            print(f"not run: {', '.join(not_run)}", file=sys.stderr)
+        return 1 if unexpected or not_run else 0
     return 2
 
 
@@ -496,6 +513,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--tool", action="append", help="only this tool family (repeatable)")
     run.add_argument("--tag", action="append", help="only cases with this tag (repeatable)")
     run.add_argument("--claim", action="append", help="only cases checking this claim (repeatable)")
+    run.add_argument("--ids", default=None, metavar="FILE",
+                     help="only the cases whose ids FILE lists, one a line (`wsconf matrix run` reruns the stale ones so)")
     run.add_argument("--results", default=None, help="write one JSON object per case to this file")
     run.add_argument("--junitxml", default=None, help="write JUnit XML for CI")
     run.add_argument("--timeout", type=float, default=None, help="seconds per adapter call (default 30)")
@@ -588,13 +607,19 @@ def build_parser() -> argparse.ArgumentParser:
     site.set_defaults(func=cmd_site)
 
     mat = sub.add_parser("matrix", help="run the suite on every stable @mastra/core release, or take the cases' ranges from it")
-    mat.add_argument("action", choices=["run", "ranges"],
-                     help="run: install and run each release (resumable); ranges: each case's `versions` from the results")
+    mat.add_argument("action", choices=["run", "ranges", "check"],
+                     help="run: install and run each release (resumable, per case); ranges: each case's `versions` from "
+                          "the results; check: per release, the outcomes a plain run would have with the ranges and "
+                          "expectations applied (the failed column counts failed, error, xpass and not run; exit 1 if any)")
     matrix_inputs(mat)
     mat.add_argument("--releases", default=None, help="run: comma-separated releases (default: every stable one)")
     mat.add_argument("-n", "--workers", default="2", help="run: pytest-xdist workers per release")
     mat.add_argument("--installers", type=int, default=2, help="run: installs at once")
     mat.add_argument("--parallel", type=int, default=1, help="run: releases run at once")
+    mat.add_argument("--rerun-bridge", action="store_true",
+                     help="run: also rerun the cases whose results came through another bridge (after a change to an existing op)")
+    mat.add_argument("--full", action="store_true",
+                     help="run: rerun every case on every release (after a change to how wsconf judges outputs)")
     mat.add_argument("--write", action="store_true", help="ranges: write them into the case files")
     mat.set_defaults(func=cmd_matrix)
 

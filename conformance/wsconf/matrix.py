@@ -9,8 +9,24 @@ that release behaves as the pinned expectation. Per release, under the matrix fo
     <version>/run.log        the run's terminal output
     <version>/results.jsonl  the results file
     <version>/status.json    {"install": "ok"|reason, "rc": exit code, "seconds": ..., "fingerprint": ...}
+    <version>/keys.json      {"fingerprint": ..., "cases": {case id: {"case": hash, "bridge": hash}}}
 
-A release with a status.json is done and skipped next time (the run is resumable). Each install and
+The matrix is incremental per case. keys.json records, for each case in results.jsonl, the hash of
+the case as it was run (case_hash: its YAML content, `versions` left out, as the matrix writes it)
+and the bridge's sources it ran through, and for the release the fingerprint of the install. A
+case is stale on a release when it has no result or key there, when its content changed, when the
+release's fingerprint changed (a reinstall with other pins: every case), or, with `rerun_bridge`,
+when the bridge it ran through changed. A rerun passes only the stale cases (`wsconf run --ids`)
+and merges their records into results.jsonl, dropping cases the spec no longer has; a release
+with nothing stale is skipped, and releases with only stale cases run before those run in full. So after merging branches that add cases, `wsconf matrix run` runs
+just those cases on every release. The bridge is not in the default rule because nearly every
+merge adds ops to it; after a change to how an existing op behaves, `--rerun-bridge` reruns every
+case that ran through another bridge. A change to how wsconf itself judges outputs (the runner,
+placeholders) is in no key: `--full` reruns everything.
+
+A run that did not end with a verdict (exit 0 or 1: the suite ran; not: the bridge could not start,
+the deadline) merges nothing (its records are left in results.no-verdict.jsonl); a release that
+never had a verdict is run again in full next time (the run is resumable). Each install and
 each run has a deadline. Installs go ahead of the runs in threads. Releases are installed and run
 in an order that brackets every change soonest (newest, oldest, then the middle of each gap), so a
 matrix cut short is still spread over the series. status.json records each release's fingerprint
@@ -18,6 +34,7 @@ matrix cut short is still spread over the series. status.json records each relea
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import queue
@@ -28,7 +45,9 @@ import time
 from pathlib import Path
 
 from .adapters.base import AdapterUnavailable
+from .node_bridge import source_hash
 from .releases import release_dir, stable_releases
+from .resources import data_path
 
 RUN_DEADLINE = 1200.0  # seconds for one release's whole suite
 
@@ -65,6 +84,71 @@ def done(folder: Path, version: str) -> dict | None:
     return json.loads(status.read_text()) if status.is_file() else None
 
 
+def case_hash(case) -> str:
+    """The hash of a case's content as the spec writes it, `versions` left out (the matrix writes
+    them from its own results, which must not make the case stale)."""
+    raw = {k: v for k, v in case.raw.items() if k != "versions"}
+    return hashlib.sha256(json.dumps(raw, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def bridge_hash() -> str:
+    """The hash of the bridge's own sources (what `mastra@<version>` runs each release through)."""
+    return source_hash(data_path("mastra-bridge"))
+
+
+def load_keys(folder: Path, version: str) -> dict:
+    path = folder / version / "keys.json"
+    return json.loads(path.read_text()) if path.is_file() else {"fingerprint": None, "cases": {}}
+
+
+def stale(spec, keys: dict, results_ids: set[str], fingerprint: str | None, bridge: str,
+          rerun_bridge: bool = False) -> list[str]:
+    """The ids of the spec's cases whose result on this release is missing or out of date, in spec order."""
+    if fingerprint is not None and keys.get("fingerprint") != fingerprint:
+        return [case.id for case in spec.cases]
+    out = []
+    for case in spec.cases:
+        key_ = keys.get("cases", {}).get(case.id)
+        if (case.id not in results_ids or key_ is None or key_.get("case") != case_hash(case)
+                or (rerun_bridge and key_.get("bridge") != bridge)):
+            out.append(case.id)
+    return out
+
+
+def merge(folder: Path, version: str, part: Path, spec, ran: list[str], fingerprint: str | None, bridge: str) -> dict:
+    """Fold the records of a run of `ran` (results file `part`) into the release's results.jsonl and
+    keys.json: a case run now takes its new record; a case not run keeps its old one; a case the spec
+    no longer has is dropped. The header is the new run's, `selected` counting the merged file."""
+    from .history import load_results
+    out = folder / version
+    new = load_results(part)
+    old = load_results(out / "results.jsonl") if (out / "results.jsonl").is_file() else None
+    keys = load_keys(folder, version)
+    if keys.get("fingerprint") != fingerprint:
+        keys = {"fingerprint": fingerprint, "cases": {}}
+    by_id = {case.id: case for case in spec.cases}
+    records, ran_set = {}, set(ran)
+    for case in spec.cases:
+        if case.id in ran_set and case.id in new.records:
+            records[case.id] = new.records[case.id]
+            keys["cases"][case.id] = {"case": case_hash(case), "bridge": bridge}
+        elif old is not None and case.id in old.records:  # not run, or not reached: its key says so
+            records[case.id] = old.records[case.id]
+    keys["cases"] = {i: k for i, k in sorted(keys["cases"].items()) if i in by_id and i in records}
+    run = dict(new.run or (old.run if old else None) or {})
+    run["selected"] = len(records)
+    run["merged"] = {"run": len([i for i in ran if i in new.records]), "kept": len(records) - len([i for i in ran if i in new.records])}
+    tmp = out / f"results.jsonl.tmp-{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps({"run": run}) + "\n")  # ASCII escapes: records may hold lone surrogates
+        for record in records.values():
+            fh.write(json.dumps(record) + "\n")
+    tmp.replace(out / "results.jsonl")
+    (out / "keys.json").write_text(json.dumps(keys, indent=1, sort_keys=True) + "\n")
+    part.unlink()
+    return run["merged"]
+
+
 def _write_status(folder: Path, version: str, status: dict) -> None:
     path = folder / version / "status.json"
     path.write_text(json.dumps(status, indent=1, sort_keys=True) + "\n")
@@ -85,10 +169,15 @@ def _install(version: str, folder: Path) -> dict:
             **fingerprint(install)}
 
 
-def _run(version: str, folder: Path, workers: str, wsconf: str) -> dict:
+def _run(version: str, folder: Path, workers: str, wsconf: str, spec_root: Path, ids: list[str] | None = None) -> dict:
+    """Run the suite (or only `ids`) on one release into <version>/results.part.jsonl."""
     out = folder / version
-    argv = [wsconf, "run", "--adapter", f"mastra@{version}", "--all-versions", "--no-expectations",
-            "--results", str(out / "results.jsonl")] + (["-n", workers] if workers and workers != "0" else [])
+    argv = [wsconf, "--spec", str(spec_root), "run", "--adapter", f"mastra@{version}", "--all-versions",
+            "--no-expectations", "--results", str(out / "results.part.jsonl")]
+    argv += ["-n", workers] if workers and workers != "0" else []
+    if ids is not None:
+        (out / "stale.txt").write_text("".join(f"{i}\n" for i in ids))
+        argv += ["--ids", str(out / "stale.txt")]
     started = time.monotonic()
     with open(out / "run.log", "w") as log:
         try:
@@ -96,7 +185,12 @@ def _run(version: str, folder: Path, workers: str, wsconf: str) -> dict:
                                 timeout=RUN_DEADLINE).returncode
         except subprocess.TimeoutExpired:
             rc = "timeout"
-    return {"rc": rc, "seconds": round(time.monotonic() - started, 1)}
+    return {"rc": rc, "seconds": round(time.monotonic() - started, 1), "cases_run": len(ids) if ids is not None else "all"}
+
+
+def verdict(status: dict | None) -> bool:
+    """The suite ran to its end on this release (exit 0: all passed, 1: some did not)."""
+    return bool(status) and status.get("install") == "ok" and status.get("rc") in (0, 1)
 
 
 def spread(versions: list[str]) -> list[str]:
@@ -118,16 +212,47 @@ def spread(versions: list[str]) -> list[str]:
     return out
 
 
+def plan(folder: Path, versions: list[str], spec, bridge: str, rerun_bridge: bool = False,
+         full: bool = False) -> dict[str, list[str] | None]:
+    """version -> the case ids to run there (None: every case), for the releases with work to do.
+    A release with no verdict yet runs in full; one with a verdict runs its stale cases only. The
+    install's fingerprint is checked when the release is run (a reinstall makes every case stale)."""
+    todo = {}
+    for version in versions:
+        status = done(folder, version)
+        results = folder / version / "results.jsonl"
+        if full or not verdict(status) or not results.is_file():
+            todo[version] = None
+            continue
+        from .history import load_results
+        ids = stale(spec, load_keys(folder, version), set(load_results(results).records),
+                    status.get("fingerprint"), bridge, rerun_bridge)
+        if ids:
+            todo[version] = ids
+    return todo
+
+
 def run_matrix(folder: Path, versions: list[str], workers: str = "2", installers: int = 2,
-               wsconf: str | None = None, log=print, parallel: int = 1) -> dict[str, dict]:
+               wsconf: str | None = None, log=print, parallel: int = 1, spec=None,
+               rerun_bridge: bool = False, full: bool = False) -> dict[str, dict]:
+    from .spec import load_spec
     folder.mkdir(parents=True, exist_ok=True)
+    spec = spec or load_spec()
     wsconf = wsconf or str(Path(sys.executable).with_name("wsconf"))
+    bridge = bridge_hash()
     installed: dict[str, dict] = {}
-    todo = [v for v in versions if done(folder, v) is None]
-    log(f"matrix: {len(versions)} releases, {len(versions) - len(todo)} done already, {len(todo)} to run in {folder}")
+    work = plan(folder, versions, spec, bridge, rerun_bridge, full)
+    todo = [v for v in versions if v in work]
+    partial = sum(1 for v in todo if work[v] is not None)
+    log(f"matrix: {len(versions)} releases, {len(versions) - len(todo)} up to date, {len(todo) - partial} to run "
+        f"in full, {partial} to run their stale cases only ({sum(len(work[v]) for v in todo if work[v])} "
+        f"case runs) in {folder}")
+    # The releases with only stale cases go first (minutes each), each group in spread order, so a
+    # matrix cut short has as many releases up to date as it can.
+    order = spread([v for v in todo if work[v] is not None]) + spread([v for v in todo if work[v] is None])
     ready: queue.Queue = queue.Queue()
     pending = queue.Queue()
-    for version in spread(todo):
+    for version in order:
         pending.put(version)
 
     def installer():
@@ -160,7 +285,7 @@ def run_matrix(folder: Path, versions: list[str], workers: str = "2", installers
                 except queue.Empty:
                     pass
                 if backlog:
-                    rank = {v: i for i, v in enumerate(spread(todo))}
+                    rank = {v: i for i, v in enumerate(order)}
                     backlog.sort(key=lambda item: rank[item[0]])
                     item = backlog.pop(0)
                     state["taken"] += 1
@@ -180,14 +305,29 @@ def run_matrix(folder: Path, versions: list[str], workers: str = "2", installers
             if item is None:
                 return
             version, status = item
+            merged = None
             if status["install"] == "ok":
-                status.update(_run(version, folder, workers, wsconf))
+                ids = work[version]
+                if ids is not None and load_keys(folder, version).get("fingerprint") != status.get("fingerprint"):
+                    ids = None  # reinstalled with other pins: every case is stale
+                status.update(_run(version, folder, workers, wsconf, Path(spec.root), ids))
+                part = folder / version / "results.part.jsonl"
+                status["bridge"] = bridge
+                if verdict(status) and part.is_file():
+                    merged = merge(folder, version, part, spec, ids if ids is not None else [c.id for c in spec.cases],
+                                   status.get("fingerprint"), bridge)
+                elif part.is_file():  # no verdict (could not start, deadline): its records are not behaviour
+                    part.replace(folder / version / "results.no-verdict.jsonl")
+            previous = done(folder, version)
+            if not verdict(status) and verdict(previous):
+                status = {**previous, "last_run": status}  # the earlier verdict stands; its stale cases stay stale
             _write_status(folder, version, status)
             with lock:
                 installed[version] = status
                 state["finished"] += 1
                 count = state["finished"]
-            log(f"matrix: {version}: {status.get('rc', 'not run')} in {status.get('seconds', 0)} s ({count}/{len(todo)})")
+            log(f"matrix: {version}: {status.get('rc', 'not run')} in {status.get('seconds', 0)} s, "
+                f"{merged or 'nothing merged'} ({count}/{len(todo)})")
 
     runners = [threading.Thread(target=runner) for _ in range(max(1, parallel))]
     for thread in runners:
@@ -209,10 +349,13 @@ def main(argv=None) -> int:
     p.add_argument("-n", "--workers", default="2")
     p.add_argument("--installers", type=int, default=2)
     p.add_argument("--parallel", type=int, default=1, help="releases run at once (each with -n workers)")
+    p.add_argument("--rerun-bridge", action="store_true", help="also rerun the cases that ran through another bridge")
+    p.add_argument("--full", action="store_true", help="rerun every case on every release")
     args = p.parse_args(argv)
     versions = args.releases.split(",") if args.releases else stable_releases()
     run_matrix(Path(args.folder), versions, args.workers, args.installers,
-               log=lambda m: print(time.strftime("%H:%M:%S"), m, flush=True), parallel=args.parallel)
+               log=lambda m: print(time.strftime("%H:%M:%S"), m, flush=True), parallel=args.parallel,
+               rerun_bridge=args.rerun_bridge, full=args.full)
     return 0
 
 

@@ -49,6 +49,8 @@ def pytest_addoption(parser):
     group.addoption("--wsconf-claim", action="append", default=[], help="only cases checking this claim id (repeatable)")
     group.addoption("--wsconf-tag", action="append", default=[], help="only cases with this tag (repeatable)")
     group.addoption("--wsconf-tool", action="append", default=[], help="only cases of this tool family or calling this tool (repeatable)")
+    group.addoption("--wsconf-ids", default=None,
+                    help="only the cases whose ids this file lists, one a line (how `wsconf matrix run` reruns the stale ones)")
     group.addoption("--wsconf-tools", default=None,
                     help="comma-separated tools the implementation has, e.g. read_file,write_file; cases calling "
                          "any other are unsupported (default: what its hello declares, else all)")
@@ -56,6 +58,25 @@ def pytest_addoption(parser):
                     help="largest response line an implementation may send, e.g. 64MB (the default): a longer one is a fault")
     group.addoption("--wsconf-hermetic", action="store_true",
                     help="run the implementation under bwrap, everything outside the case folders read-only")
+
+
+def read_ids(path, spec) -> frozenset[str]:
+    """The case ids a file lists, one a line (blank lines and # comments skipped); an id the spec
+    lacks is a usage error naming the file and line."""
+    known = {case.id for case in spec.cases}
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise pytest.UsageError(f"--wsconf-ids {path}: {exc.strerror}") from None
+    wanted = set()
+    for number, line in enumerate(lines, 1):
+        case_id = line.strip()
+        if not case_id or case_id.startswith("#"):
+            continue
+        if case_id not in known:
+            raise pytest.UsageError(f"{path}:{number}: {case_id!r} is not a case id of {spec.root}")
+        wanted.add(case_id)
+    return frozenset(wanted)
 
 
 def size(text) -> int:
@@ -88,6 +109,15 @@ class WsconfState:
         if self.spec is None or self.spec.root != spec_root:
             self.spec = load_spec(spec_root)
         return self.spec
+
+    def ids(self, spec) -> frozenset[str] | None:
+        """The case ids `--wsconf-ids` lists (None: no such option)."""
+        path = self.config.getoption("wsconf_ids")
+        if path is None:
+            return None
+        if getattr(self, "_ids", None) is None:
+            self._ids = read_ids(path, spec)
+        return self._ids
 
     @property
     def adapter(self):
@@ -146,6 +176,9 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "wsconf: a conformance case from spec/cases")
     results = config.getoption("wsconf_results")
     sizes.set_output_dir(f"{results}.outputs" if results else None)
+    if config.getoption("wsconf_ids") is not None and not hasattr(config, "workerinput"):
+        for root in _spec_roots_in_args(config):  # checked once, before collection
+            read_ids(config.getoption("wsconf_ids"), config.stash[STATE].load(root))
     if not hasattr(config, "workerinput"):
         _results.clear()  # pytest.main may run more than once in one process
         _journal = Journal(results, getattr(config.option, "xmlpath", None))
@@ -284,8 +317,11 @@ class CaseFile(pytest.File):
         claims = set(self.config.getoption("wsconf_claim"))
         tags = set(self.config.getoption("wsconf_tag"))
         tools = set(self.config.getoption("wsconf_tool"))
+        ids = state.ids(spec)
         for case in spec.cases:
             if case.file != rel:
+                continue
+            if ids is not None and case.id not in ids:
                 continue
             if claims and not claims & set(case.claims):
                 continue

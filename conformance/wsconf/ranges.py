@@ -72,3 +72,41 @@ def write_versions(spec: Spec, ranges: dict[str, str | None]) -> list[str]:
         path.write_text("\n".join(out), encoding="utf-8")
         changed.append(rel)
     return changed
+
+
+# The outcome a plain `wsconf run --adapter mastra@<version>` has for a case, from the release's
+# matrix result (run with every case and no expectations), in the order the runner decides it:
+# not applicable (its `versions`), unsupported, then the expectations file (xfail, or xpass when
+# it passed), else the raw outcome.
+APPLIED = ("passed", "not_applicable", "xfail", "unsupported", "failed", "xpass", "error", "not run")
+UNEXPECTED = ("failed", "xpass", "error", "not run")
+
+
+def applied(case, record: dict | None, version: str, expected: dict[str, str]) -> str:
+    from .versions import satisfies
+    if case.versions and not satisfies(version, case.versions):
+        return "not_applicable"
+    if record is None:
+        return "not run"
+    outcome = record["outcome"]
+    if outcome == "unsupported":
+        return "unsupported"
+    if case.id in expected:
+        return "xpass" if outcome == MATCHES else "xfail"
+    return outcome if outcome in APPLIED else "error"
+
+
+def check(spec: Spec, matrix: dict[str, Results], expectations_dir=None) -> tuple[dict[str, dict[str, int]], dict[str, list[str]]]:
+    """version -> counts of each applied outcome, and version -> the unexpected ones ("outcome case id")."""
+    from . import expectations
+    counts, unexpected = {}, {}
+    for version, results in matrix.items():
+        expected = expectations.load("@mastra/core", expectations_dir, version)
+        row = dict.fromkeys(APPLIED, 0)
+        for case in spec.cases:
+            outcome = applied(case, results.records.get(case.id), version, expected)
+            row[outcome] += 1
+            if outcome in UNEXPECTED:
+                unexpected.setdefault(version, []).append(f"{outcome} {case.id}")
+        counts[version] = row
+    return counts, unexpected

@@ -7,8 +7,20 @@ import { Agent } from '@mastra/core/agent';
 import { Mastra } from '@mastra/core/mastra';
 import { InMemoryStore } from '@mastra/core/storage';
 import { RequestContext } from '@mastra/core/request-context';
-import { MastraLanguageModelV2Mock } from '@mastra/core/test-utils/llm-mock';
+import { register } from 'node:module';
 import { Fault, isPlainObject, toWire } from './wire.mjs';
+
+// @mastra/core 1.54.0 to 1.69.0 ship dist/test-utils/llm-mock.js with a bare `import "vitest"` its
+// bundler left behind (a side-effect import: nothing of vitest is used), and a release install has
+// no vitest. For that importer only, the import resolves to an empty module.
+const VITEST_HOOK = `export async function resolve(specifier, context, next) {
+  if (specifier === 'vitest' && (context.parentURL ?? '').includes('/@mastra/core/dist/test-utils/')) {
+    return { url: 'data:text/javascript,', shortCircuit: true };
+  }
+  return next(specifier, context);
+}`;
+register(`data:text/javascript,${encodeURIComponent(VITEST_HOOK)}`, import.meta.url);
+const { MastraLanguageModelV2Mock } = await import('@mastra/core/test-utils/llm-mock');
 
 export const INSTRUCTIONS = 'You are the wsconf test agent.';
 const USAGE = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };

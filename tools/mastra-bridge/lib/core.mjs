@@ -71,6 +71,8 @@ export function missingCapabilities() {
   if (!toolNames(['FILESYSTEM']).includes('mastra_workspace_ast_edit')) missing.push('ast_edit');
   if (!has('detectIsolation')) missing.push('isolation_bwrap');
   if (!has('LocalSandbox')) missing.push('sandbox', 'processes');
+  // The optional native walk()/grep() of a filesystem came with UnsupportedGrepPatternError (1.67.0).
+  if (!has('UnsupportedGrepPatternError')) missing.push('native_fs');
   return missing;
 }
 

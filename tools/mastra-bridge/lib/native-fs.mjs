@@ -8,7 +8,9 @@
 // options}. `workspace.logger: "record"` installs a logger that logs
 // {hook: "logger.<level>", message, data?} for info, warn and error (debug is dropped).
 
-import { DirectoryNotFoundError, UnsupportedGrepPatternError } from '@mastra/core/workspace';
+// A namespace import: a release before 1.67.0 has no UnsupportedGrepPatternError (native_fs is not
+// in its hello, lib/core.mjs), and a named import of it would stop the bridge from loading there.
+import * as Workspace from '@mastra/core/workspace';
 import { Fault, isPlainObject, toWire } from './wire.mjs';
 
 const VARIANTS = {
@@ -99,7 +101,7 @@ export function withNative(fs, spec, session) {
     fs.walk = async (path, options) => {
       session.hookLog.push(toWire({ hook: 'fs.walk', path, options: options ?? null }));
       if (spec.walk === 'throw') throw new Error('native walk failed');
-      if (spec.walk === 'notFound') throw new DirectoryNotFoundError(path);
+      if (spec.walk === 'notFound') throw new Workspace.DirectoryNotFoundError(path);
       const entries = await walkLocal(fs, path, options);
       return spec.walk === 'phantom' ? [...entries, ...PHANTOM_WALK] : entries;
     };
@@ -108,7 +110,7 @@ export function withNative(fs, spec, session) {
     fs.grep = async options => {
       session.hookLog.push(toWire({ hook: 'fs.grep', options }));
       if (spec.grep === 'throw') throw new Error('native grep failed');
-      if (spec.grep === 'unsupported') throw new UnsupportedGrepPatternError(options.pattern, 'test provider');
+      if (spec.grep === 'unsupported') throw new Workspace.UnsupportedGrepPatternError(options.pattern, 'test provider');
       if (spec.grep === 'empty') return [];
       const results = await grepLocal(fs, options);
       return spec.grep === 'phantom' ? [...results, ...PHANTOM_GREP] : results;
