@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import BRIDGE, REPO, SPEC
 from wsconf import expectations
 from wsconf.adapters.provider_kit import PIDFILE_ENV
@@ -77,3 +79,18 @@ def check_whole_suite(tmp_path: Path, adapter: str, implementation: str, marker:
     pids = pids_in(pidfile)
     assert pids, "no server was started"
     assert [p for p in pids if server_alive(p, marker)] == []
+
+
+def check_server_stopped_when_bridge_cannot_start(monkeypatch, tmp_path: Path, make_adapter, marker: str) -> None:
+    """The adapter started its local server, the bridge then failed to start: the fault is raised and
+    the one server it started is gone."""
+    from wsconf.adapters import provider_kit
+    from wsconf.adapters.base import AdapterFault
+
+    pidfile = tmp_path / "servers.pids"
+    monkeypatch.setenv(provider_kit.PIDFILE_ENV, str(pidfile))
+    monkeypatch.setattr(provider_kit, "bridge_script", lambda: tmp_path / "no-such-bridge.mjs")
+    with pytest.raises(AdapterFault):
+        make_adapter()
+    pids = pids_in(pidfile)
+    assert len(pids) == 1 and not server_alive(pids[0], marker)

@@ -7,9 +7,7 @@ import urllib.request
 
 import pytest
 
-from provider_suite import bridge_missing_reason, check_whole_suite, pids_in, server_alive
-from wsconf.adapters import provider_kit
-from wsconf.adapters.base import AdapterFault
+from provider_suite import check_server_stopped_when_bridge_cannot_start, bridge_missing_reason, check_whole_suite, server_alive
 
 
 def moto_missing_reason() -> str | None:
@@ -32,13 +30,7 @@ def test_the_s3_provider_has_no_unexpected_results(tmp_path):
 def test_the_server_is_stopped_when_the_bridge_cannot_start(monkeypatch, tmp_path):
     from wsconf.adapters import s3
 
-    pidfile = tmp_path / "moto.pids"
-    monkeypatch.setenv(provider_kit.PIDFILE_ENV, str(pidfile))
-    monkeypatch.setattr(provider_kit, "bridge_script", lambda: tmp_path / "no-such-bridge.mjs")
-    with pytest.raises(AdapterFault):
-        s3.S3Adapter(timeout=10)
-    pids = pids_in(pidfile)
-    assert len(pids) == 1 and not server_alive(pids[0], "moto")
+    check_server_stopped_when_bridge_cannot_start(monkeypatch, tmp_path, lambda: s3.S3Adapter(timeout=10), "moto")
 
 
 @pytest.mark.skipif(moto_missing_reason() is not None, reason=moto_missing_reason() or "")

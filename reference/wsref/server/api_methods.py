@@ -8,6 +8,7 @@ from __future__ import annotations
 
 
 def _sandbox(s):
+    """The session's sandbox (protocol.py's workspace paths use it too); undefined is an error, as in JS."""
     sb = s.workspace.sandbox
     if sb is None:
         raise AttributeError("workspace.sandbox is undefined")

@@ -8,7 +8,7 @@ import os
 
 from .. import __version__
 from ..errors import js_name
-from .api_methods import API_METHODS
+from .api_methods import API_METHODS, _sandbox
 from ..filesystem.local_filesystem import LocalFilesystem
 from ..sandbox import LocalSandbox
 from ..sandbox.native_sandbox import is_bwrap_available
@@ -415,12 +415,6 @@ def _fs(s):
         raise AttributeError("workspace.filesystem is undefined")
     return fs
 
-
-def _sandbox(s):
-    sb = s.workspace.sandbox
-    if sb is None:
-        raise AttributeError("workspace.sandbox is undefined")
-    return sb
 
 
 # The `workspace` step's methods and properties, by their upstream (dotted) names.
