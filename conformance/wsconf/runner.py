@@ -201,7 +201,9 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
         options = {k: v for k, v in (("writer", "chunks" in step["expect"] or None),
                                      ("agentContext", step.get("agent_context")),
                                      ("requestContext", step.get("request_context")),
-                                     ("abortAfterMs", step.get("abort_after_ms"))) if v is not None}
+                                     ("abortAfterMs", step.get("abort_after_ms")),
+                                     ("tracing", step.get("tracing_field", "tracing") if "spans" in step["expect"]
+                                      else None)) if v is not None}
         actual = session.call(step["tool"], args, options) if options else session.call(step["tool"], args)
     elif "fs" in step:
         actual = session.fs(step["fs"], args)
@@ -344,6 +346,9 @@ def judge(expect: dict, actual: dict, tree: CaseTree) -> str | None:
     if "chunks" in expect and not _value_matches(expect["chunks"], actual.get("chunks"), values):
         return mismatch("the chunks written to the writer differ", substitute(expect["chunks"], values),
                         actual.get("chunks"))
+    if "spans" in expect and not _value_matches(expect["spans"], actual.get("spans"), values):
+        return mismatch("the spans the call started differ", substitute(expect["spans"], values),
+                        actual.get("spans"))
     if "model" in expect and not _value_matches(expect["model"], actual.get("model"), values):
         return mismatch("the model output differs", substitute(expect["model"], values), actual.get("model"))
     if "model_text" in expect:

@@ -16,6 +16,7 @@ from ..tools import ast_edit, create_workspace_tools
 from ..tools.media import is_media_result
 from ..workspace import Workspace
 from .host_functions import with_host_functions
+from .recording_span import RecordingSpan
 from .wire import from_json, to_json
 
 IMPLEMENTATION = "wsref"
@@ -24,7 +25,7 @@ CAPABILITIES = (
     "read_only", "allowed_paths", "tool_config", "tool_hooks", "fs_interface", "posix_errors", "sandbox", "processes",
     "host_processes", "lifecycle", "bm25", "vector", "skills", "native_fs", "agent_loop", "concurrent_calls",
     "foreground_sandbox", "coding_agent", "mastra_registry", "tool_writer", "call_request_context", "call_abort",
-    "approval_fn",
+    "approval_fn", "tool_tracing",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
@@ -156,11 +157,17 @@ class Session:
                  "requireApproval": t.require_approval} for t in self._toolset().values()]
 
     def call(self, tool: str, args: dict, writer: bool = False, agentContext: bool = True,
-             requestContext: dict | None = None, abortAfterMs: float | None = None) -> dict:
+             requestContext: dict | None = None, abortAfterMs: float | None = None,
+             tracing: str | None = None) -> dict:
         """writer: the context gets a writer and the Result carries the chunks written to it (capability
-        tool_writer); agentContext false: the call has no agent context, so no toolCallId."""
+        tool_writer); agentContext false: the call has no agent context, so no toolCallId; tracing
+        ("tracing" or "tracingContext", capability tool_tracing): a recording parent span there, and the
+        Result carries the child spans the tool started."""
+        if tracing not in (None, "tracing", "tracingContext"):
+            raise ValueError(f'tracing must be "tracing" or "tracingContext", not {tracing!r}')
         os.environ["HOME"] = self.home
         chunks: list | None = [] if writer else None
+        spans: list | None = [] if tracing else None
         try:
             bound = self._toolset().get(tool)
             if bound is None:
@@ -168,6 +175,7 @@ class Session:
             call_id = _next_tool_call_id()
             bound.tool_call_id = call_id if agentContext else None
             bound.writer = chunks.append if chunks is not None else None
+            bound.tracing = {tracing: {"currentSpan": RecordingSpan(spans)}} if tracing else None
             # capability call_request_context: this call's own request context
             bound.request_context = dict(requestContext) if requestContext is not None else self.request_context
             bound.abort_signal = None
@@ -184,6 +192,8 @@ class Session:
             result = error_of(exc)
         if chunks is not None:
             result["chunks"] = to_json(chunks)
+        if spans is not None:
+            result["spans"] = to_json(spans)
         return result
 
     def needs_approval(self, tool: str, args: dict) -> dict:

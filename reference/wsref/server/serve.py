@@ -35,7 +35,8 @@ def serve(stdin=sys.stdin, stdout=sys.stdout) -> None:
         if op == "call":
             return session.call(params["tool"], params.get("args", {}), writer=params.get("writer") is True,
                                 agentContext=params.get("agentContext") is not False,
-                                requestContext=params.get("requestContext"), abortAfterMs=params.get("abortAfterMs"))
+                                requestContext=params.get("requestContext"), abortAfterMs=params.get("abortAfterMs"),
+                                tracing=params.get("tracing"))
         if op == "needsApproval":
             return session.needs_approval(params["tool"], params.get("args") or {})
         if op == "calls":

@@ -8,6 +8,7 @@ from ..errors import JsError
 from ..filesystem.fs_utils import is_text_like
 from ..line_utils import extract_lines, extract_lines_from_file, format_with_line_numbers
 from .helpers import emit_workspace_metadata
+from .tracing import start_workspace_span
 from .base import Tool, ToolContext
 from .media import media_result, media_to_model_output
 from .output_helpers import apply_token_limit
@@ -74,6 +75,20 @@ def media_check(config):
 def execute(args: dict, ctx: ToolContext):
     fs = ctx.workspace.require_filesystem()
     emit_workspace_metadata(ctx, READ_FILE)
+    span = start_workspace_span(ctx, ctx.workspace, "filesystem", "readFile",
+                                {k: args.get(k) for k in ("path", "encoding", "offset", "limit")},
+                                {"filesystemProvider": fs.provider})
+    try:
+        output, transferred = _read(args, ctx, fs)
+    except Exception as exc:
+        span.error(exc)
+        raise
+    span.end({"success": True}, {"bytesTransferred": transferred})
+    return output
+
+
+def _read(args: dict, ctx: ToolContext, fs):
+    """The output and the bytes it carries (0 for a metadata-only answer), for the span."""
     path = args["path"]
     encoding = args.get("encoding")
     offset, limit = args.get("offset"), args.get("limit")
@@ -83,29 +98,29 @@ def execute(args: dict, ctx: ToolContext):
         max_bytes = config.get("maxMediaBytes", DEFAULT_MAX_MEDIA_BYTES)
         if stat.size <= max_bytes:
             data = fs.read_file(path, "base64")
-            return media_result(f"{stat.path} ({stat.size} bytes, {stat.mimeType})", stat.mimeType, data)
+            return media_result(f"{stat.path} ({stat.size} bytes, {stat.mimeType})", stat.mimeType, data), stat.size
         if not encoding:
             return (f"{stat.path} ({stat.size} bytes, {stat.mimeType}) — exceeds maxMediaBytes ({max_bytes}). "
-                    "Returning metadata only; configure `maxMediaBytes` on the read_file tool to raise this cap.")
+                    "Returning metadata only; configure `maxMediaBytes` on the read_file tool to raise this cap."), 0
     if not encoding and not is_text_like(stat.mimeType):
         return (f"{stat.path} ({stat.size} bytes, {stat.mimeType or 'unknown'}) — binary file not readable as "
                 "text. Pass an explicit `encoding` (e.g. `base64`) to read the raw bytes, or configure "
-                "`mediaTypes` on the read_file tool to surface it as a media part.")
+                "`mediaTypes` on the read_file tool to surface it as a media part."), 0
     effective = encoding or "utf-8"
     token_limit = config.get("maxOutputTokens")
     if (offset is not None or limit is not None) and effective in ("utf-8", "utf8") and hasattr(fs, "open_read"):
         # A line window of a text file: streamed, so memory follows the window, not the file.
         part = _streamed_window(fs, path, offset, limit)
         if part is not None:
-            return _lines_output(args, stat, part, offset, limit, token_limit)
+            return _lines_output(args, stat, part, offset, limit, token_limit), stat.size
     content = fs.read_file(path, effective)
     if encoding and encoding not in ("utf-8", "utf8"):
-        return apply_token_limit(f"{stat.path} ({stat.size} bytes, {effective})\n{content}", token_limit)
+        return apply_token_limit(f"{stat.path} ({stat.size} bytes, {effective})\n{content}", token_limit), stat.size
     if isinstance(content, bytes):  # a provider that hands back bytes for a UTF-8 read
         import base64
         return apply_token_limit(f"{stat.path} ({stat.size} bytes, base64)\n{base64.b64encode(content).decode()}",
-                                 token_limit)
-    return _lines_output(args, stat, extract_lines(content, offset, limit), offset, limit, token_limit)
+                                 token_limit), stat.size
+    return _lines_output(args, stat, extract_lines(content, offset, limit), offset, limit, token_limit), stat.size
 
 
 def _streamed_window(fs, path, offset, limit):

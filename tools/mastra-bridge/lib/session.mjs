@@ -12,6 +12,7 @@ import { hostFunction, isHostFunction, withHostFunctions } from './host-function
 import { log } from './log.mjs';
 import { withNative, recordingLogger } from './native-fs.mjs';
 import { runAgent } from './agent.mjs';
+import { recordingSpan } from './tracing.mjs';
 import { upload, clear } from './mirror.mjs';
 import { provider } from './provider.mjs';
 import { Fault, isPlainObject, needString, toWire, fromWire, errorResult, valueResult } from './wire.mjs';
@@ -186,7 +187,18 @@ export async function opCall(params) {
   // Extension (capability tool_writer): a writer whose chunks come back with the Result, in order.
   const chunks = params.writer === true ? [] : null;
   const writer = chunks ? { custom: async chunk => { chunks.push(toWire(chunk)); } } : undefined;
-  const withChunks = result => (chunks ? { ...result, chunks } : result);
+  // Extension (capability tool_tracing): a recording parent span at context.tracing.currentSpan (or
+  // context.tracingContext.currentSpan); the child spans the tool started come back as `spans`.
+  const tracing = params.tracing;
+  if (tracing !== undefined && tracing !== 'tracing' && tracing !== 'tracingContext') {
+    throw new Fault(`params.tracing must be "tracing" or "tracingContext", not ${JSON.stringify(tracing)}`);
+  }
+  if (tracing && via === 'agent') throw new Fault('params.tracing is for via "execute" only');
+  const spans = tracing ? [] : null;
+  const withChunks = result => {
+    const withWriter = chunks ? { ...result, chunks } : result;
+    return spans ? { ...withWriter, spans: toWire(spans) } : withWriter;
+  };
   // Extension (capability call_request_context): this call's own request context.
   const callContext = isPlainObject(params.requestContext) ? params.requestContext : session.requestContext;
   let output;
@@ -214,6 +226,7 @@ export async function opCall(params) {
       };
       if (params.agentContext === false) delete context.agent; // no agent context: no toolCallId
       if (writer) context.writer = writer;
+      if (spans) context[tracing] = { currentSpan: recordingSpan(spans) };
       // Extension (capability call_abort): the call's abortSignal fires n ms after the call starts,
       // also when the call has returned by then (as an agent run's signal outlives one tool call).
       if (typeof params.abortAfterMs === 'number') {

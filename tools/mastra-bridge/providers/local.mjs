@@ -33,6 +33,7 @@ export const capabilities = [
   'tool_hooks',
   'lifecycle',
   'tool_writer',
+  'tool_tracing',
   'call_request_context',
   'concurrent_calls',
   'call_abort',
