@@ -122,6 +122,11 @@ class LocalSandbox:
                 raise JsError(f"Sandbox '{self.id}' onStart hook failed: {message}") from exc
         return {"outcome": outcome}
 
+    def set_on_start(self, update) -> None:
+        """MastraSandbox.setOnStart: the updater gets the current hook (or None) and returns the next
+        one, so an attach composes instead of clobbering; it applies from the next start on."""
+        self._on_start = update(self._on_start)
+
     def _find(self) -> bool:
         """`find()`: the working directory exists; ENOENT means none; any other stat error throws."""
         try:
@@ -159,6 +164,15 @@ class LocalSandbox:
             self.start()
         if self.status != "running":
             raise SandboxNotReadyError(self.id)
+
+    def stop_hook(self) -> None:
+        """LocalSandbox.stop(), the provider's own hook (the public `stop` upstream): kill the background
+        processes; no status change and no onStop (those are MastraSandbox._stop, which stop() here is)."""
+        self._pm.kill_all()
+
+    def destroy_hook(self) -> None:
+        """LocalSandbox.destroy(), the provider's own hook: kill the background processes; no status change."""
+        self._pm.kill_all()
 
     def stop(self) -> None:
         if self.status == "stopped":

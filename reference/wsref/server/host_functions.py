@@ -77,6 +77,20 @@ def build(spec: dict, log: list, where: str):
         if kind == "async":  # async () => value: a settled Promise the caller awaits
             from ..js.promise import Promise
             return lambda *args: Promise(spec.get("value"))
+        if kind == "lifecycleHook":
+            return _lifecycle_hook(spec, log, where)
+        if kind == "composeStart":  # setOnStart's updater: previous "before" (run it first) or "ignore"
+            hook = _lifecycle_hook(spec.get("hook") or {}, log, (spec.get("hook") or {}).get("label", "onStart"))
+
+            def update(previous):
+                log.append({"hook": "setOnStart", "hadPrevious": callable(previous)})
+
+                def composed(args):
+                    if spec.get("previous") == "before" and previous is not None:
+                        previous(args)
+                    hook(args)
+                return composed
+            return update
         if kind == "appendItems":  # an updater: prev => [...prev, ...items] (setAllowedPaths)
             return lambda prev: [*prev, *spec["items"]]
         if kind == "extendInstructions":  # ({defaultInstructions, requestContext}) => default + text [+ value]
@@ -94,6 +108,31 @@ def build(spec: dict, log: list, where: str):
                 raise HostFunctionError(spec.get("message", "config function failed"))
             return fail_fn
     raise ValueError(f"unknown host function {spec!r} at {where}")
+
+
+def _lifecycle_hook(spec: dict, log: list, where: str):
+    """A sandbox lifecycle hook: logs {hook: label, sandboxId, status, outcome}, waits delayMs, runs `run`
+    through the sandbox it was handed ({hook: label.ran, exitCode, stdout}), logs {hook: label.done}; the
+    first `failTimes` calls then raise Error(message)."""
+    label = spec.get("label", where)
+    calls = [0]
+
+    def hook(args):
+        import time
+        calls[0] += 1
+        sandbox = (args or {}).get("sandbox")
+        log.append({k: v for k, v in {"hook": label, "sandboxId": getattr(sandbox, "id", None),
+                                       "status": getattr(sandbox, "status", None),
+                                       "outcome": (args or {}).get("outcome")}.items() if v is not None})
+        if spec.get("delayMs"):
+            time.sleep(min(float(spec["delayMs"]), 10_000) / 1000)
+        if isinstance(spec.get("run"), str):
+            result = sandbox.execute_command(spec["run"])
+            log.append({"hook": f"{label}.ran", "exitCode": result["exitCode"], "stdout": result["stdout"]})
+        log.append({"hook": f"{label}.done"})
+        if calls[0] <= int(spec.get("failTimes") or 0):
+            raise HostFunctionError(spec.get("message", f"{label} failed"))
+    return hook
 
 
 def _js_string(value) -> str:
