@@ -90,7 +90,7 @@ class Workspace(ProviderAccess):
         self._sandbox_key_cache: dict[str, object] = {}
         self._dynamic_sandbox_instructions = (instructions or {}).get("dynamicSandbox") or "placeholder"
         self.tools_config = tools
-        self.logger = None  # set by Mastra (__setLogger); the tools log their native fallbacks to it
+        self.logger = None  # set by __setLogger (set_logger); the tools log their native fallbacks to it
         self._status = "pending"
         self._teardown_started = False
         self.auto_index_paths = autoIndexPaths
@@ -109,6 +109,14 @@ class Workspace(ProviderAccess):
             self._search_engine = SearchEngine(bm25=_parse_bm25(bm25) if bm25 else None, vector=vector)
         if filesystem is None and sandbox is None and not self._has_skills_config():  # a resolver counts
             raise WorkspaceError("Workspace requires at least a filesystem, sandbox, or skills", "NO_PROVIDERS")
+
+    def set_logger(self, logger) -> None:
+        """__setLogger: the workspace's logger, passed on to a static filesystem and sandbox (not to a
+        resolver's, which has no instance yet)."""
+        self.logger = logger
+        for provider in (self.filesystem, self.sandbox):
+            if provider is not None and callable(getattr(provider, "set_logger", None)):
+                provider.set_logger(logger)
 
     def _index_name(self, configured) -> str:
         """The vector index name: searchIndexName, or `${id}_search` sanitized; a SQL identifier."""

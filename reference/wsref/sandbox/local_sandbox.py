@@ -60,6 +60,7 @@ class LocalSandbox:
         self.id = id or f"local-sandbox-{_base36(int(time.time() * 1000))}-" + "".join(
             random.choices(string.ascii_lowercase + string.digits, k=6))
         self.status = "pending"
+        self.logger = None  # MastraBase's logger, set by __setLogger (the workspace passes its own on)
         self.isolation = requested
         self.working_directory = _expand_tilde(
             workingDirectory if workingDirectory is not None else os.path.join(os.getcwd(), ".sandbox"))
@@ -108,7 +109,10 @@ class LocalSandbox:
         self.status = "starting"
         try:
             outcome = "connected" if self._find() else "created"
-            os.makedirs(self.working_directory, exist_ok=True)  # _prepareWorkspace, both branches
+            # _prepareWorkspace, both branches
+            self._debug("Starting sandbox", workingDirectory=self.working_directory, isolation=self.isolation)
+            os.makedirs(self.working_directory, exist_ok=True)
+            self._debug("Sandbox started", workingDirectory=self.working_directory)
         except Exception:
             self.status = "error"
             raise
@@ -168,11 +172,21 @@ class LocalSandbox:
     def stop_hook(self) -> None:
         """LocalSandbox.stop(), the provider's own hook (the public `stop` upstream): kill the background
         processes; no status change and no onStop (those are MastraSandbox._stop, which stop() here is)."""
+        self._debug("Stopping sandbox", workingDirectory=self.working_directory)
         self._pm.kill_all()
 
     def destroy_hook(self) -> None:
         """LocalSandbox.destroy(), the provider's own hook: kill the background processes; no status change."""
+        self._debug("Destroying sandbox", workingDirectory=self.working_directory)
         self._pm.kill_all()
+
+    def set_logger(self, logger) -> None:
+        """__setLogger (MastraBase): the logger start, stop, destroy and executeCommand log debug lines to."""
+        self.logger = logger
+
+    def _debug(self, message: str, **data) -> None:
+        if self.logger is not None:
+            self.logger.debug(message, {k: v for k, v in data.items() if v is not None})
 
     def stop(self) -> None:
         if self.status == "stopped":
@@ -181,7 +195,7 @@ class LocalSandbox:
         try:
             if self._on_stop is not None:
                 self._on_stop({"sandbox": self})
-            self._pm.kill_all()
+            self.stop_hook()
         except Exception:
             self.status = "error"
             raise
@@ -197,7 +211,7 @@ class LocalSandbox:
         try:
             if self._on_destroy is not None:
                 self._on_destroy({"sandbox": self})
-            self._pm.kill_all()
+            self.destroy_hook()
         except Exception:
             self.status = "error"
             raise
@@ -215,8 +229,10 @@ class LocalSandbox:
         options = dict(options or {})
         full = f"{command} {' '.join(shell_quote(a) for a in args)}" if args else command
         retained = options.get("maxRetainedBytes")
+        cwd = cwd if cwd is not None else options.get("cwd")
+        self._debug("Executing command", sandbox=self.name, command=full, cwd=cwd)
         handle = self._pm.spawn(
-            full, cwd=cwd if cwd is not None else options.get("cwd"),
+            full, cwd=cwd,
             timeout_ms=timeout_ms if timeout_ms is not None else options.get("timeout"), env=options.get("env"),
             max_retained=float("inf") if retained is None else retained,
             on_stdout=on_stdout if on_stdout is not None else _chunk_callback(options.get("onStdout")),
@@ -224,6 +240,8 @@ class LocalSandbox:
             abort_signal=abort_signal)
         try:
             result = handle.wait()
+            self._debug("Command completed", sandbox=self.name, exitCode=result["exitCode"],
+                        duration=result["executionTimeMs"])
             return {**result, "command": full}
         finally:
             self._pm.release(handle.pid)

@@ -112,9 +112,9 @@ class Session:
                                    id=workspace.get("id"), name=workspace.get("name"), **search_objects,
                                    **{k: with_host_functions(workspace[k], self.hook_log, k)
                                       for k in WORKSPACE_OPTIONS if k in workspace})
-        if workspace.get("logger") == "record":
+        if workspace.get("logger") in ("record", "recordDebug"):
             from .native_fs import RecordingLogger
-            self.workspace.logger = RecordingLogger(self.hook_log)
+            self.workspace.set_logger(RecordingLogger(self.hook_log, with_debug=workspace["logger"] == "recordDebug"))
         self.home = home
         self._tools = None
 

@@ -140,8 +140,10 @@ export async function opOpen(params) {
     }
     pending.workspace = workspace;
     if (ws.logger !== undefined) {
-      if (ws.logger !== 'record') throw new Fault('workspace.logger must be "record"');
-      workspace.__setLogger(recordingLogger(pending));
+      if (ws.logger !== 'record' && ws.logger !== 'recordDebug') {
+        throw new Fault('workspace.logger must be "record" or "recordDebug"');
+      }
+      workspace.__setLogger(recordingLogger(pending, ws.logger === 'recordDebug'));
     }
     // One tool set per session: like one agent run, the read tracker and write lock are shared by
     // every call of the session (until a `retool`).
