@@ -14,6 +14,11 @@ def _sandbox(s):
     return sb
 
 
+def _detect_isolation():
+    from ..sandbox.native_sandbox import detect_isolation
+    return detect_isolation()
+
+
 def _without_undefined(value):
     """JSON's view: an undefined (None) property is left out."""
     if isinstance(value, dict):
@@ -48,4 +53,6 @@ API_METHODS = {
         _sandbox(s).execute_command(command, args, options),
     "sandbox.processes.list": lambda s: _sandbox(s).processes.list(),
     "sandbox.setOnStart": lambda s, update: _sandbox(s).set_on_start(update),
+    # the static LocalSandbox.detectIsolation(), reached through the instance's constructor
+    "sandbox.constructor.detectIsolation": lambda s: _detect_isolation(),
 }
