@@ -64,6 +64,8 @@ def build(spec: dict, log: list, where: str):
             return lambda ctx: (ctx.get("requestContext") or {}).get(spec["key"]) == spec["value"]
         if kind == "mergeEnv":  # setEnv's updater: env => ({...env, ...spec.env})
             return lambda env: {**env, **spec["env"]}
+        if kind == "omitEnv":  # setEnv's updater that drops keys: env => env without spec.keys
+            return lambda env: {k: v for k, v in env.items() if k not in spec["keys"]}
         if kind == "argStartsWith":
             return lambda ctx: isinstance((ctx.get("args") or {}).get(spec["arg"]), str) and \
                 ctx["args"][spec["arg"]].startswith(spec["prefix"])

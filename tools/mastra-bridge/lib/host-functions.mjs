@@ -70,6 +70,7 @@ export function hostFunction(spec, session, where) {
     if (kind === 'contextEquals') return ({ requestContext }) => contextValue(requestContext, spec.key) === spec.value;
     if (kind === 'argStartsWith') return ({ args }) => typeof args?.[spec.arg] === 'string' && args[spec.arg].startsWith(spec.prefix);
     if (kind === 'mergeEnv') return env => ({ ...env, ...spec.env });
+    if (kind === 'omitEnv') return env => Object.fromEntries(Object.entries(env).filter(([k]) => !spec.keys.includes(k)));
     if (kind === 'startsWith') return value => typeof value === 'string' && value.startsWith(spec.prefix);
     if (kind === 'contextValue') return contextValueFn(spec);
     if (kind === 'appendItems') return prev => [...prev, ...spec.items];
