@@ -75,7 +75,10 @@ def build(spec: dict, log: list, where: str):
                 return None
             return record_call
         if kind == "contextValue":  # ({requestContext}) => requestContext.get(key)
-            return lambda ctx: ((ctx or {}).get("requestContext") or {}).get(spec["key"])
+            def context_value(ctx=None):  # `default`: the value when the context is missing or lacks the key
+                value = ((ctx or {}).get("requestContext") or {}).get(spec["key"])
+                return spec.get("default") if value is None else value
+            return context_value
         if kind == "async":  # async () => value: a settled Promise the caller awaits
             from ..js.promise import Promise
             return lambda *args: Promise(spec.get("value"))

@@ -368,7 +368,7 @@ WORKSPACE_METHODS = {
     "skills.listScripts": lambda s, name: s.workspace.skills.list_scripts(name),
     "skills.listAssets": lambda s, name: s.workspace.skills.list_assets(name),
     "skills.refresh": lambda s: s.workspace.skills.refresh(),
-    "skills.maybeRefresh": lambda s: s.workspace.skills.maybe_refresh(),
+    "skills.maybeRefresh": lambda s, context=None: s.workspace.skills.maybe_refresh(context),
     "filesystem.status": lambda s: _fs(s).status,
     "filesystem.basePath": lambda s: _fs(s).basePath,
     "filesystem.getInfo": lambda s: _defined(_fs(s).get_info()),

@@ -55,5 +55,6 @@ export function sandboxResolver(spec, session, LocalSandbox) {
 
 /** `{"$fn": "contextValue", "key": K}`: `({requestContext}) => requestContext.get(K)`. */
 export function contextValueFn(spec) {
-  return ({ requestContext }) => contextValue(requestContext, spec.key);
+  // `default`: the value when the context is missing or has no such key
+  return ({ requestContext } = {}) => contextValue(requestContext, spec.key) ?? spec.default;
 }
