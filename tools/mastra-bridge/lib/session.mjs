@@ -114,7 +114,7 @@ export async function opOpen(params) {
     // Host search objects (spec/protocol.md): an in-memory vector store and a letter-count embedder.
     if (ws.vectorStore !== undefined) {
       if (ws.vectorStore?.$store !== 'memory') throw new Fault('workspace.vectorStore must be {"$store": "memory"}');
-      config.vectorStore = HostSearch.memoryVectorStore(pending.hookLog);
+      config.vectorStore = HostSearch.memoryVectorStore(pending.hookLog, ws.vectorStore);
     }
     if (ws.embedder !== undefined) {
       if (ws.embedder?.$embedder !== 'letters') throw new Fault('workspace.embedder must be {"$embedder": "letters", ...}');
