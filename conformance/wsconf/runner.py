@@ -203,12 +203,16 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
                                      ("requestContext", step.get("request_context")),
                                      ("abortAfterMs", step.get("abort_after_ms")),
                                      ("tracing", step.get("tracing_field", "tracing") if "spans" in step["expect"]
-                                      else None)) if v is not None}
+                                      else None),
+                                     ("errorDetails", True if "error_details" in step["expect"] else None))
+                   if v is not None}
         actual = session.call(step["tool"], args, options) if options else session.call(step["tool"], args)
     elif "fs" in step:
-        actual = session.fs(step["fs"], args)
+        actual = (session.fs(step["fs"], args, {"errorDetails": True}) if "error_details" in step["expect"]
+                  else session.fs(step["fs"], args))
     elif "workspace" in step:
-        actual = session.workspace(step["workspace"], args)
+        actual = (session.workspace(step["workspace"], args, {"errorDetails": True})
+                  if "error_details" in step["expect"] else session.workspace(step["workspace"], args))
     elif "needs_approval" in step:
         actual = session.needs_approval(step["needs_approval"], args)
     elif "retool" in step:
@@ -346,6 +350,9 @@ def judge(expect: dict, actual: dict, tree: CaseTree) -> str | None:
     if "chunks" in expect and not _value_matches(expect["chunks"], actual.get("chunks"), values):
         return mismatch("the chunks written to the writer differ", substitute(expect["chunks"], values),
                         actual.get("chunks"))
+    if "error_details" in expect and not _value_matches(expect["error_details"], actual.get("details"), values):
+        return mismatch("the error's details (classes, fields) differ", substitute(expect["error_details"], values),
+                        actual.get("details"))
     if "spans" in expect and not _value_matches(expect["spans"], actual.get("spans"), values):
         return mismatch("the spans the call started differ", substitute(expect["spans"], values),
                         actual.get("spans"))

@@ -253,6 +253,9 @@ def _check_case(raw: dict, claims, capabilities, seen, rel) -> list[tuple[tuple,
                                                             "the recording span goes)"))
         if ("spans" in expect) and "tool" not in step:
             problems.append((("steps", j, "expect", "spans"), "expect.spans is for tool calls only"))
+        if "error_details" in expect and ("error" not in expect or "error_details" not in raw.get("needs", [])):
+            problems.append((("steps", j, "expect", "error_details"), "expect.error_details goes with expect.error and "
+                                                                      "the capability error_details"))
         if "spans" in expect and "tool_tracing" not in raw.get("needs", []):
             problems.append((("steps", j, "expect", "spans"), "expect.spans needs the capability tool_tracing"))
     for key_path, bad in unknown_placeholders(raw):

@@ -43,11 +43,13 @@ class Session:
         """Capability concurrent_calls: [{tool, args}, ...] started together, in order; their Results."""
         raise NotImplementedError
 
-    def fs(self, method: str, args: list) -> dict:
+    def fs(self, method: str, args: list, options: dict | None = None) -> dict:
+        """options (capability error_details): {"errorDetails": true} adds `details` to an error Result."""
         raise NotImplementedError
 
-    def workspace(self, method: str, args: list) -> dict:
-        """A Workspace method or property (lifecycle, getInfo, setToolsConfig ...): a Result."""
+    def workspace(self, method: str, args: list, options: dict | None = None) -> dict:
+        """A Workspace method or property (lifecycle, getInfo, setToolsConfig ...): a Result.
+        options as for fs."""
         raise NotImplementedError
 
     def retool(self) -> dict:

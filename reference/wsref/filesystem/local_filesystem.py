@@ -438,7 +438,8 @@ class LocalFilesystem:
                 raise NodeSystemError(_errcode(exc), "stat", absolute) from None
             if actual is not None and actual != expectedMtime:
                 raise StaleFileError(input_path, f"File was modified externally: {input_path} "
-                                     f"(expected mtime {iso(expectedMtime)}, actual {iso(actual)})")
+                                     f"(expected mtime {iso(expectedMtime)}, actual {iso(actual)})",
+                                     expectedMtime, actual)
         data = content if isinstance(content, (bytes, bytearray)) else js_utf8(content)
         flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if overwrite is False else os.O_TRUNC)
         try:

@@ -5,6 +5,7 @@ Used in process by the harness's reference adapter and over stdin/stdout by `pyt
 from __future__ import annotations
 
 import os
+import threading
 
 from .. import __version__
 from ..errors import js_name
@@ -25,7 +26,7 @@ CAPABILITIES = (
     "read_only", "allowed_paths", "tool_config", "tool_hooks", "fs_interface", "posix_errors", "sandbox", "processes",
     "host_processes", "lifecycle", "bm25", "vector", "skills", "native_fs", "agent_loop", "concurrent_calls",
     "foreground_sandbox", "coding_agent", "mastra_registry", "tool_writer", "call_request_context", "call_abort",
-    "approval_fn", "tool_tracing",
+    "approval_fn", "tool_tracing", "error_details",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
@@ -42,9 +43,26 @@ def result_of(output, model=None) -> dict:
     return {"kind": "value", "value": to_json(output), "model": model}
 
 
+_DETAILS = threading.local()  # capability error_details: whether the request in this thread asked for them
+
+
 def error_of(exc: BaseException) -> dict:
-    return {"kind": "error", "message": getattr(exc, "message", None) or str(exc),
-            "code": getattr(exc, "code", None), "name": js_name(exc)}
+    result = {"kind": "error", "message": getattr(exc, "message", None) or str(exc),
+              "code": getattr(exc, "code", None), "name": js_name(exc)}
+    if getattr(_DETAILS, "on", False):
+        from .error_details import error_details
+        result["details"] = to_json(error_details(exc))
+    return result
+
+
+def with_error_details(wanted: bool, run):
+    """Runs a request; its error Results carry `details` when it asked for them (errorDetails)."""
+    previous = getattr(_DETAILS, "on", False)
+    _DETAILS.on = wanted
+    try:
+        return run()
+    finally:
+        _DETAILS.on = previous
 
 
 # WorkspaceFilesystem method -> (python method, how positional JS args map to keyword args)

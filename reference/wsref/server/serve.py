@@ -32,6 +32,10 @@ def serve(stdin=sys.stdin, stdout=sys.stdout) -> None:
             raise LookupError(f"no open session {params.get('session')!r}")
         if op == "tools":
             return session.tools()
+        if op in ("call", "fs", "workspace") and params.get("errorDetails") is True:
+            from .protocol import with_error_details
+            rest = {k: v for k, v in params.items() if k != "errorDetails"}
+            return with_error_details(True, lambda: handle(op, rest))
         if op == "call":
             return session.call(params["tool"], params.get("args", {}), writer=params.get("writer") is True,
                                 agentContext=params.get("agentContext") is not False,

@@ -15,7 +15,12 @@ import { runAgent } from './agent.mjs';
 import { recordingSpan } from './tracing.mjs';
 import { upload, clear } from './mirror.mjs';
 import { provider } from './provider.mjs';
-import { Fault, isPlainObject, needString, toWire, fromWire, errorResult, valueResult } from './wire.mjs';
+import { Fault, isPlainObject, needString, toWire, fromWire, errorResult, errorDetails, valueResult } from './wire.mjs';
+
+// Extension (capability error_details): an error Result with `details` when the request asks.
+function failure(err, params) {
+  return params.errorDetails === true ? { ...errorResult(err), details: errorDetails(err) } : errorResult(err);
+}
 
 const sessions = new Map();
 let nextSession = 1;
@@ -239,7 +244,7 @@ export async function opCall(params) {
       output = await tool.execute(args, context);
     }
   } catch (err) {
-    return withChunks(errorResult(err));
+    return withChunks(failure(err, params));
   }
   return withChunks(await valueResult(output, tool));
 }
@@ -285,7 +290,7 @@ export async function opFs(params) {
   try {
     output = await fn.apply(fs, fromWire(args));
   } catch (err) {
-    return errorResult(err);
+    return failure(err, params);
   }
   return valueResult(output, null);
 }
@@ -317,7 +322,7 @@ export async function opWorkspace(params) {
     const callArgs = withHostFunctions(fromWire(args), session);
     output = typeof target === 'function' ? await target.apply(owner, callArgs) : target;
   } catch (err) {
-    return errorResult(err);
+    return failure(err, params);
   }
   return valueResult(output, null);
 }

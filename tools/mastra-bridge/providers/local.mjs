@@ -34,6 +34,7 @@ export const capabilities = [
   'lifecycle',
   'tool_writer',
   'tool_tracing',
+  'error_details',
   'call_request_context',
   'concurrent_calls',
   'call_abort',
