@@ -26,6 +26,7 @@ from .errors import (
     WorkspaceNotReadyError,
 )
 from .search import UNDEFINED, SearchEngine, split_into_chunks
+from .js.errors import JsTypeError
 
 _BASE36 = string.digits + string.ascii_lowercase
 
@@ -70,6 +71,13 @@ class ProviderAccess:
         return self.sandbox
 
 
+
+def _class_called_without_new(cls):
+    """A class used as a resolver: JS refuses to call a class constructor without `new`."""
+    def resolver(*_args):
+        raise JsTypeError(f"Class constructor {cls.__name__} cannot be invoked without 'new'")
+    return resolver
+
 class Workspace(ProviderAccess):
     def __init__(self, filesystem=None, sandbox=None, tools: dict | None = None,
                  id: str | None = None, name: str | None = None, bm25=None, autoIndexPaths=None,
@@ -82,6 +90,13 @@ class Workspace(ProviderAccess):
         self.createdAt = _now()
         self.lastAccessedAt = _now()
         # A function is a resolver: no static instance, resolved per request.
+        if isinstance(filesystem, type):  # the class itself, a common mistake, is refused for the filesystem
+            raise WorkspaceError(
+                "filesystem received a class constructor instead of an instance or resolver function. Pass an "
+                "instance (e.g., new LocalFilesystem(...)) or a resolver function (({ requestContext }) => fs).",
+                "INVALID_CONFIG")
+        if isinstance(sandbox, type):  # ... but not for the sandbox: taken as a resolver, it fails when called
+            sandbox = _class_called_without_new(sandbox)
         self._filesystem_resolver = filesystem if callable(filesystem) else None
         self._sandbox_resolver = sandbox if callable(sandbox) else None
         self.filesystem = None if callable(filesystem) else filesystem

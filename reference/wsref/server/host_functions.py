@@ -82,6 +82,10 @@ def build(spec: dict, log: list, where: str):
         if kind == "async":  # async () => value: a settled Promise the caller awaits
             from ..js.promise import Promise
             return lambda *args: Promise(spec.get("value"))
+        if kind == "classRef":  # the provider class itself, not an instance
+            from ..filesystem.local_filesystem import LocalFilesystem
+            from ..sandbox import LocalSandbox
+            return {"LocalFilesystem": LocalFilesystem, "LocalSandbox": LocalSandbox}[spec["class"]]
         if kind == "lifecycleHook":
             return _lifecycle_hook(spec, log, where)
         if kind == "composeStart":  # setOnStart's updater: previous "before" (run it first) or "ignore"

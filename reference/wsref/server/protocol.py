@@ -99,7 +99,9 @@ class Session:
         self.resolved_sandboxes: list = []  # from a sandbox resolver: destroyed on close
         fs_config = workspace.get("filesystem", {})
         sb_config = workspace.get("sandbox")
-        if is_host_function(fs_config):
+        if is_host_function(fs_config) and fs_config.get("$fn") == "classRef":  # the class itself, as given
+            filesystem = with_host_functions(fs_config, self.hook_log, "filesystem")
+        elif is_host_function(fs_config):
             filesystem = host_providers.filesystem_resolver(fs_config, root, self.hook_log)
         else:
             filesystem = None if fs_config is None else LocalFilesystem(
@@ -107,7 +109,9 @@ class Session:
         if "native" in workspace:  # capability native_fs: the test provider's walk/grep (native_fs.py)
             from .native_fs import with_native
             with_native(filesystem, workspace["native"], self.hook_log)
-        if is_host_function(sb_config):
+        if is_host_function(sb_config) and sb_config.get("$fn") == "classRef":
+            sandbox = with_host_functions(sb_config, self.hook_log, "sandbox")
+        elif is_host_function(sb_config):
             sandbox = host_providers.sandbox_resolver(sb_config, root, self.hook_log, self.resolved_sandboxes)
         else:
             options = None if sb_config is None else {k: v for k, v in sb_config.items() if k != "foregroundOnly"}

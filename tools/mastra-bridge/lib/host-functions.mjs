@@ -76,6 +76,12 @@ export function hostFunction(spec, session, where) {
     if (kind === 'appendItems') return prev => [...prev, ...spec.items];
     if (kind === 'async') return async () => spec.value;
     if (kind === 'lifecycleHook') return lifecycleHook(spec, session, where);
+    if (kind === 'classRef') {
+      // the provider class itself (not an instance): the mistake Workspace guards against
+      const classes = { LocalFilesystem, LocalSandbox };
+      if (!classes[spec.class]) throw new Fault(`classRef.class must be LocalFilesystem or LocalSandbox`);
+      return classes[spec.class];
+    }
     if (kind === 'composeStart') {
       // setOnStart's updater: logs whether it was handed a previous hook, then returns a hook that
       // runs the previous one first (previous: "before") or ignores it (previous: "ignore").
