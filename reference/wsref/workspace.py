@@ -72,6 +72,12 @@ class ProviderAccess:
 
 
 
+
+def _settled(value):
+    """`await resolver(...)`: an async resolver's Promise gives its provider."""
+    from .js.promise import Promise
+    return value.settle() if isinstance(value, Promise) else value
+
 def _class_called_without_new(cls):
     """A class used as a resolver: JS refuses to call a class constructor without `new`."""
     def resolver(*_args):
@@ -197,7 +203,7 @@ class Workspace(ProviderAccess):
         """The resolver's filesystem for the request context; a static one as it is; None without."""
         if self._filesystem_resolver is None:
             return self.filesystem
-        return self._filesystem_resolver({"requestContext": _context(opts)})
+        return _settled(self._filesystem_resolver({"requestContext": _context(opts)}))
 
     def resolve_sandbox(self, opts=None):
         """The resolver's sandbox, memoized per sandboxCacheKey when that gives a key."""
@@ -206,9 +212,9 @@ class Workspace(ProviderAccess):
         request_context = _context(opts)
         key = self._sandbox_cache_key({"requestContext": request_context}) if self._sandbox_cache_key else None
         if key is None:
-            return self._sandbox_resolver({"requestContext": request_context})
+            return _settled(self._sandbox_resolver({"requestContext": request_context}))
         if key not in self._sandbox_key_cache:
-            self._sandbox_key_cache[key] = self._sandbox_resolver({"requestContext": request_context})
+            self._sandbox_key_cache[key] = _settled(self._sandbox_resolver({"requestContext": request_context}))
         return self._sandbox_key_cache[key]
 
     def clear_sandbox_cache(self, key=None) -> None:
