@@ -76,7 +76,10 @@ def build(spec: dict, log: list, where: str):
             return record_call
         if kind == "contextValue":  # ({requestContext}) => requestContext.get(key)
             def context_value(ctx=None):  # `default`: the value when the context is missing or lacks the key
-                value = ((ctx or {}).get("requestContext") or {}).get(spec["key"])
+                rc = (ctx or {}).get("requestContext")
+                if spec.get("log") is True:  # `log`: whether the call got a request context, and which
+                    log.append({"hook": where, "requestContext": None if rc is None else dict(rc)})
+                value = (rc or {}).get(spec["key"])
                 return spec.get("default") if value is None else value
             return context_value
         if kind == "async":  # async () => value: a settled Promise the caller awaits

@@ -3,7 +3,7 @@
 // on the request context or the call's arguments. They are turned into real functions here.
 
 import { LocalFilesystem, LocalSandbox } from '@mastra/core/workspace';
-import { contextValue, contextValueFn, filesystemResolver, sandboxResolver } from './host-providers.mjs';
+import { contextValue, contextValueFn, filesystemResolver, plainContext, sandboxResolver } from './host-providers.mjs';
 import { Fault, isPlainObject, toWire } from './wire.mjs';
 
 /**
@@ -72,7 +72,16 @@ export function hostFunction(spec, session, where) {
     if (kind === 'mergeEnv') return env => ({ ...env, ...spec.env });
     if (kind === 'omitEnv') return env => Object.fromEntries(Object.entries(env).filter(([k]) => !spec.keys.includes(k)));
     if (kind === 'startsWith') return value => typeof value === 'string' && value.startsWith(spec.prefix);
-    if (kind === 'contextValue') return contextValueFn(spec);
+    if (kind === 'contextValue') {
+      const fn = contextValueFn(spec);
+      if (spec.log !== true) return fn;
+      // `log`: each call logs whether it got a request context, and which
+      return (arg = {}) => {
+        session.hookLog.push(arg.requestContext === undefined ? { hook: where, requestContext: null }
+          : { hook: where, requestContext: plainContext(arg.requestContext) });
+        return fn(arg);
+      };
+    }
     if (kind === 'appendItems') return prev => [...prev, ...spec.items];
     if (kind === 'async') return async () => spec.value;
     if (kind === 'lifecycleHook') return lifecycleHook(spec, session, where);
