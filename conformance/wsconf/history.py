@@ -83,7 +83,8 @@ def status(folder: str | Path, version: str) -> dict | None:
 
 # -- comparable outputs ---------------------------------------------------------------------------
 
-_TMP = re.compile(r"/tmp/wsconf-[^/\"\\\s]+/(root|outside|home)")
+# a case folder sits in the run folder: /tmp/wsconf-run-X/wsconf-Y/root (or directly in /tmp)
+_TMP = re.compile(r"/tmp/wsconf-[^/\"\\\s]+(?:/wsconf-[^/\"\\\s]+)?/(root|outside|home)")
 _TMP_BASE = re.compile(r"/tmp/wsconf-[^/\"\\\s]+")
 _ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
 _TOOL_CALL = re.compile(r"\b(call|tool-call|toolCall)[-_]?\d+\b")
