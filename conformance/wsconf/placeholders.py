@@ -14,6 +14,7 @@ PATTERNS = {
     "pid": r"[0-9]+",
     "iso_time": r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z",
     "int": r"-?[0-9]+",
+    "runtime_version": r"v[0-9]+\.[0-9]+\.[0-9]+",
 }
 TOKEN = re.compile(r"\{\{([a-z_]+)\}\}")
 

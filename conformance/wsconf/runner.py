@@ -200,13 +200,20 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
                                      ("agentContext", step.get("agent_context")),
                                      ("requestContext", step.get("request_context")),
                                      ("abortAfterMs", step.get("abort_after_ms")),
-                                     ("tracing", step.get("tracing"))) if v is not None}
+                                     ("tracing", step.get("tracing_field", "tracing") if "spans" in step["expect"]
+                                      else None),
+                                     ("errorDetails", True if "error_details" in step["expect"] else None))
+                   if v is not None}
         actual = session.call(step["tool"], args, options) if options else session.call(step["tool"], args)
     elif "fs" in step:
-        actual = session.fs(step["fs"], args)
+        actual = (session.fs(step["fs"], args, {"errorDetails": True}) if "error_details" in step["expect"]
+                  else session.fs(step["fs"], args))
     elif "workspace" in step:
         # capability instance_identity: the answer as the label of the object it is
-        actual = (session.workspace(step["workspace"], args, {"identity": True}) if step.get("identity")
+        options = {k: v for k, v in (("identity", True if step.get("identity") else None),
+                                     ("errorDetails", True if "error_details" in step["expect"] else None))
+                   if v is not None}
+        actual = (session.workspace(step["workspace"], args, options) if options
                   else session.workspace(step["workspace"], args))
     elif "needs_approval" in step:
         actual = session.needs_approval(step["needs_approval"], args)
@@ -345,6 +352,12 @@ def judge(expect: dict, actual: dict, tree: CaseTree) -> str | None:
     if "chunks" in expect and not _value_matches(expect["chunks"], actual.get("chunks"), values):
         return mismatch("the chunks written to the writer differ", substitute(expect["chunks"], values),
                         actual.get("chunks"))
+    if "error_details" in expect and not _value_matches(expect["error_details"], actual.get("details"), values):
+        return mismatch("the error's details (classes, fields) differ", substitute(expect["error_details"], values),
+                        actual.get("details"))
+    if "spans" in expect and not _value_matches(expect["spans"], actual.get("spans"), values):
+        return mismatch("the spans the call started differ", substitute(expect["spans"], values),
+                        actual.get("spans"))
     if "model" in expect and not _value_matches(expect["model"], actual.get("model"), values):
         return mismatch("the model output differs", substitute(expect["model"], values), actual.get("model"))
     if "model_text" in expect:

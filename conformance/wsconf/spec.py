@@ -247,6 +247,17 @@ def _check_case(raw: dict, claims, capabilities, seen, rel) -> list[tuple[tuple,
         if step["id"] in step_ids:
             problems.append((("steps", j, "id"), f"duplicate step id {step['id']!r}"))
         step_ids.add(step["id"])
+        expect = step.get("expect") or {}
+        if "tracing_field" in step and "spans" not in expect:
+            problems.append((("steps", j, "tracing_field"), "tracing_field needs expect.spans (it only says where "
+                                                            "the recording span goes)"))
+        if ("spans" in expect) and "tool" not in step:
+            problems.append((("steps", j, "expect", "spans"), "expect.spans is for tool calls only"))
+        if "error_details" in expect and ("error" not in expect or "error_details" not in raw.get("needs", [])):
+            problems.append((("steps", j, "expect", "error_details"), "expect.error_details goes with expect.error and "
+                                                                      "the capability error_details"))
+        if "spans" in expect and "tool_tracing" not in raw.get("needs", []):
+            problems.append((("steps", j, "expect", "spans"), "expect.spans needs the capability tool_tracing"))
     for key_path, bad in unknown_placeholders(raw):
         problems.append((key_path, f"unknown placeholder {bad} (known: see spec/README.md)"))
     return problems

@@ -5,10 +5,11 @@ from .js.errors import JsError, JsTypeError, NodeSystemError
 
 
 class WorkspaceError(Exception):
-    def __init__(self, message: str, code: str):
+    def __init__(self, message: str, code: str, workspaceId: str | None = None):
         super().__init__(message)
         self.message = message
         self.code = code
+        self.workspaceId = workspaceId  # no 1.71.0 caller passes one
 
 
 class WorkspaceNotAvailableError(WorkspaceError):
@@ -86,11 +87,13 @@ class PermissionError_(FilesystemError):
 
     def __init__(self, path: str, operation: str):
         super().__init__(f"Permission denied: {operation} on {path}", "EACCES", path)
+        self.operation = operation
 
 
 class StaleFileError(FilesystemError):
-    def __init__(self, path: str, message: str):
+    def __init__(self, path: str, message: str, expectedMtime=None, actualMtime=None):
         super().__init__(message, "ESTALE", path)
+        self.expectedMtime, self.actualMtime = expectedMtime, actualMtime  # Dates upstream
 
 
 class FileReadRequiredError(FilesystemError):

@@ -25,6 +25,7 @@ from .errors import (
 )
 from .js.strings import time_random_id
 from .search import UNDEFINED, SearchEngine, split_into_chunks
+from .js.errors import JsTypeError
 
 
 
@@ -60,6 +61,19 @@ class ProviderAccess:
         return self.sandbox
 
 
+
+
+def _settled(value):
+    """`await resolver(...)`: an async resolver's Promise gives its provider."""
+    from .js.promise import Promise
+    return value.settle() if isinstance(value, Promise) else value
+
+def _class_called_without_new(cls):
+    """A class used as a resolver: JS refuses to call a class constructor without `new`."""
+    def resolver(*_args):
+        raise JsTypeError(f"Class constructor {cls.__name__} cannot be invoked without 'new'")
+    return resolver
+
 class Workspace(ProviderAccess):
     def __init__(self, filesystem=None, sandbox=None, tools: dict | None = None,
                  id: str | None = None, name: str | None = None, bm25=None, autoIndexPaths=None,
@@ -70,6 +84,13 @@ class Workspace(ProviderAccess):
         self.createdAt = _now()
         self.lastAccessedAt = _now()
         # A function is a resolver: no static instance, resolved per request.
+        if isinstance(filesystem, type):  # the class itself, a common mistake, is refused for the filesystem
+            raise WorkspaceError(
+                "filesystem received a class constructor instead of an instance or resolver function. Pass an "
+                "instance (e.g., new LocalFilesystem(...)) or a resolver function (({ requestContext }) => fs).",
+                "INVALID_CONFIG")
+        if isinstance(sandbox, type):  # ... but not for the sandbox: taken as a resolver, it fails when called
+            sandbox = _class_called_without_new(sandbox)
         self._filesystem_resolver = filesystem if callable(filesystem) else None
         self._sandbox_resolver = sandbox if callable(sandbox) else None
         self.filesystem = None if callable(filesystem) else filesystem
@@ -84,7 +105,7 @@ class Workspace(ProviderAccess):
         self._sandbox_request_cache: dict[int, tuple] = {}
         self._dynamic_sandbox_instructions = (instructions or {}).get("dynamicSandbox") or "placeholder"
         self.tools_config = tools
-        self.logger = None  # set by Mastra (__setLogger); the tools log their native fallbacks to it
+        self.logger = None  # set by __setLogger (set_logger); the tools log their native fallbacks to it
         self._status = "pending"
         self._teardown_started = False
         self.auto_index_paths = autoIndexPaths
@@ -121,6 +142,14 @@ class Workspace(ProviderAccess):
             manager.add(mounts)
             if on_mount is not None:
                 manager.set_on_mount(on_mount)
+
+    def set_logger(self, logger) -> None:
+        """__setLogger: the workspace's logger, passed on to a static filesystem and sandbox (not to a
+        resolver's, which has no instance yet)."""
+        self.logger = logger
+        for provider in (self.filesystem, self.sandbox):
+            if provider is not None and callable(getattr(provider, "set_logger", None)):
+                provider.set_logger(logger)
 
     def _index_name(self, configured) -> str:
         """The vector index name: searchIndexName, or `${id}_search` sanitized; a SQL identifier."""
@@ -187,8 +216,10 @@ class Workspace(ProviderAccess):
         if self._filesystem_resolver is None:
             return self.filesystem
         request_context = _context(opts)
-        return _memoised(self._filesystem_request_cache, request_context,
-                         lambda: self._filesystem_resolver({"requestContext": request_context}))
+        # The Promise is what is memoised (a rejected one too, as upstream keeps it); a resolver that
+        # throws at once is not.
+        return _settled(_memoised(self._filesystem_request_cache, request_context,
+                                  lambda: self._filesystem_resolver({"requestContext": request_context})))
 
     def resolve_sandbox(self, opts=None):
         """The resolver's sandbox, memoized per sandboxCacheKey when that gives a key."""
@@ -196,11 +227,11 @@ class Workspace(ProviderAccess):
             return self.sandbox
         request_context = _context(opts)
         key = self._sandbox_cache_key({"requestContext": request_context}) if self._sandbox_cache_key else None
-        if key is None:  # else memoised per request-context object
+        if key is None:  # else memoised per request-context object; a rejection is dropped, as upstream's catch does
             return _memoised(self._sandbox_request_cache, request_context,
-                             lambda: self._sandbox_resolver({"requestContext": request_context}))
+                             lambda: _settled(self._sandbox_resolver({"requestContext": request_context})))
         if key not in self._sandbox_key_cache:
-            self._sandbox_key_cache[key] = self._sandbox_resolver({"requestContext": request_context})
+            self._sandbox_key_cache[key] = _settled(self._sandbox_resolver({"requestContext": request_context}))
         return self._sandbox_key_cache[key]
 
     def clear_sandbox_cache(self, key=None) -> None:

@@ -32,7 +32,8 @@ class Session:
 
     def call(self, tool: str, args: dict, options: dict | None = None) -> dict:
         """options (capability tool_writer): {"writer": true} captures the chunks the tool writes
-        (the Result's `chunks`); {"agentContext": false} calls it without an agent context."""
+        (the Result's `chunks`); {"agentContext": false} calls it without an agent context; further
+        ones (requestContext, abortAfterMs, tracing, errorDetails) as spec/protocol.md `call` names them."""
         raise NotImplementedError
 
     def needs_approval(self, tool: str, args: dict) -> dict:
@@ -43,12 +44,14 @@ class Session:
         """Capability concurrent_calls: [{tool, args}, ...] started together, in order; their Results."""
         raise NotImplementedError
 
-    def fs(self, method: str, args: list) -> dict:
+    def fs(self, method: str, args: list, options: dict | None = None) -> dict:
+        """options (capability error_details): {"errorDetails": true} adds `details` to an error Result."""
         raise NotImplementedError
 
     def workspace(self, method: str, args: list, options: dict | None = None) -> dict:
         """A Workspace method or property (lifecycle, getInfo, setToolsConfig ...): a Result.
-        options (capability instance_identity): {"identity": true} answers with the object's label."""
+        options: {"identity": true} (capability instance_identity) answers with the object's label;
+        {"errorDetails": true} as for fs."""
         raise NotImplementedError
 
     def retool(self) -> dict:

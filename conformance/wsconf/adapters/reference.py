@@ -21,7 +21,9 @@ class ReferenceSession(Session):
         return self.adapter.run_with_timeout(self.session.tools)
 
     def call(self, tool, args, options=None):
-        return self._run(lambda: self.session.call(tool, args, **(options or {})))
+        options = dict(options or {})
+        details = options.pop("errorDetails", False)
+        return self._run(lambda: protocol.with_error_details(details, lambda: self.session.call(tool, args, **options)))
 
     def needs_approval(self, tool, args):
         return self._run(lambda: self.session.needs_approval(tool, args))
@@ -29,11 +31,15 @@ class ReferenceSession(Session):
     def calls(self, calls):
         return self._run(lambda: self.session.calls(calls))
 
-    def fs(self, method, args):
-        return self._run(lambda: self.session.fs(method, args))
+    def fs(self, method, args, options=None):
+        details = bool((options or {}).get("errorDetails"))
+        return self._run(lambda: protocol.with_error_details(details, lambda: self.session.fs(method, args)))
 
     def workspace(self, method, args, options=None):
-        return self._run(lambda: self.session.workspace_call(method, args, **(options or {})))
+        options = dict(options or {})
+        details = options.pop("errorDetails", False)
+        return self._run(lambda: protocol.with_error_details(
+            details, lambda: self.session.workspace_call(method, args, **options)))
 
     def retool(self):
         return self._run(self.session.retool)

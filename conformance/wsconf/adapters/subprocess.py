@@ -232,8 +232,8 @@ class ProtocolSession(Session):
     def calls(self, calls):
         return self.process.request("calls", {"session": self.session, "calls": calls})
 
-    def fs(self, method, args):
-        return self.process.request("fs", {"session": self.session, "method": method, "args": args})
+    def fs(self, method, args, options=None):
+        return self.process.request("fs", {"session": self.session, "method": method, "args": args, **(options or {})})
 
     def workspace(self, method, args, options=None):
         return self.process.request("workspace", {"session": self.session, "method": method, "args": args,

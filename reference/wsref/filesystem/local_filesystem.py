@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
 from ..errors import (
+    js_name,
     DirectoryNotEmptyError,
     DirectoryNotFoundError,
     FileExistsError_,
@@ -28,7 +29,7 @@ from ..errors import (
     WorkspaceReadOnlyError,
 )
 from ..js import node_path as nodepath
-from ..js.strings import time_random_id
+from ..js.strings import js_length, time_random_id
 from .fs_utils import expand_tilde, is_text_file, mime_type, normalize_text_extension, resolve_to_base_path
 
 OUTSIDE_HINT_GENERIC = ('access (path is outside the workspace; use a path relative to the '
@@ -81,6 +82,7 @@ class LocalFilesystem:
 
     name = "LocalFilesystem"
     provider = "local"
+    logger = None  # MastraBase's logger, set by __setLogger (the workspace passes its own on)
 
     def __post_init__(self):
         self.basePath = nodepath.resolve(expand_tilde(self.basePath))
@@ -94,6 +96,15 @@ class LocalFilesystem:
     def _generate_id() -> str:
         """`local-fs-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`."""
         return time_random_id("local-fs")
+
+    def set_logger(self, logger) -> None:
+        """__setLogger: the logger each operation logs its debug line to."""
+        self.logger = logger
+
+    def _debug(self, message: str, **data) -> None:
+        """this.logger.debug(message, {...}): an undefined (None) field is left out, as JSON shows it."""
+        if self.logger is not None:
+            self.logger.debug(message, {k: v for k, v in data.items() if v is not None})
 
     def set_allowed_paths(self, paths_or_updater) -> None:
         """setAllowedPaths: a list, or an updater given the current (resolved) list; stored resolved."""
@@ -117,12 +128,18 @@ class LocalFilesystem:
         except Exception as exc:
             self.status = "error"
             self.error = getattr(exc, "message", None) or str(exc)
+            if self.logger is not None:  # the error as a logger's data shows an Error: name, message, code
+                self.logger.error("Failed to initialize filesystem", {
+                    "error": {"name": js_name(exc), "message": self.error, "code": getattr(exc, "code", None)},
+                    "id": self.id})
             raise
         self.status = "ready"
 
     def init_hook(self) -> None:
         """LocalFilesystem.init(), the provider's own hook: create basePath; status is not touched."""
+        self._debug("Initializing filesystem", basePath=self.basePath)
         _mkdirs(self.basePath)
+        self._debug("Filesystem initialized", basePath=self.basePath)
 
     def ensure_ready(self) -> None:
         if self.status != "ready":
@@ -278,6 +295,7 @@ class LocalFilesystem:
     # -- reading ----------------------------------------------------------------------------
 
     def read_file(self, input_path: str, encoding: str | None = None) -> str | bytes:
+        self._debug("Reading file", path=input_path, encoding=encoding)
         with self.open_read(input_path) as fh:
             data = fh.read()
         return decode(data, encoding) if encoding else data
@@ -337,10 +355,11 @@ class LocalFilesystem:
         except OSError as exc:
             raise NodeSystemError(_errcode(exc), "realpath", absolute) from None
 
-    def readdir(self, input_path: str, recursive: bool = False, extension=None, maxDepth: int | None = None,
+    def readdir(self, input_path: str, recursive: bool | None = None, extension=None, maxDepth: int | None = None,
                 *, sizes: bool = True) -> list[dict]:
         """sizes=False (keyword only, so no spec call can pass it): the files' entries without
         `size`, which costs an lstat each; grep's walk, which never looks at it, lists so."""
+        self._debug("Reading directory", path=input_path, recursive=recursive)
         absolute = self._checked(input_path)
         try:
             if not os.path.isdir(absolute):
@@ -393,6 +412,7 @@ class LocalFilesystem:
 
     def write_file(self, input_path: str, content, recursive: bool | None = None,
                    overwrite: bool | None = None, expectedMtime: datetime | None = None) -> None:
+        self._debug("Writing file", path=input_path, size=_content_length(content), recursive=recursive)
         self.ensure_ready()
         self._assert_writable("writeFile")
         absolute = self.resolve_path(input_path)
@@ -419,7 +439,8 @@ class LocalFilesystem:
                 raise NodeSystemError(_errcode(exc), "stat", absolute) from None
             if actual is not None and actual != expectedMtime:
                 raise StaleFileError(input_path, f"File was modified externally: {input_path} "
-                                     f"(expected mtime {iso(expectedMtime)}, actual {iso(actual)})")
+                                     f"(expected mtime {iso(expectedMtime)}, actual {iso(actual)})",
+                                     expectedMtime, actual)
         data = content if isinstance(content, (bytes, bytearray)) else js_utf8(content)
         flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if overwrite is False else os.O_TRUNC)
         try:
@@ -434,6 +455,7 @@ class LocalFilesystem:
             fh.write(data)
 
     def append_file(self, input_path: str, content) -> None:
+        self._debug("Appending to file", path=input_path, size=_content_length(content))
         self.ensure_ready()
         self._assert_writable("appendFile")
         absolute = self.resolve_path(input_path)
@@ -447,7 +469,8 @@ class LocalFilesystem:
         with os.fdopen(fd, "ab") as fh:
             fh.write(data)
 
-    def delete_file(self, input_path: str, force: bool = False) -> None:
+    def delete_file(self, input_path: str, force: bool | None = None) -> None:
+        self._debug("Deleting file", path=input_path, force=force)
         self.ensure_ready()
         self._assert_writable("deleteFile")
         absolute = self.resolve_path(input_path)
@@ -462,6 +485,7 @@ class LocalFilesystem:
                 raise FileNotFoundError_(input_path) from None
 
     def mkdir(self, input_path: str, recursive: bool | None = None) -> None:
+        self._debug("Creating directory", path=input_path, recursive=recursive)
         self.ensure_ready()
         self._assert_writable("mkdir")
         absolute = self.resolve_path(input_path)
@@ -489,7 +513,8 @@ class LocalFilesystem:
             else:
                 raise
 
-    def rmdir(self, input_path: str, recursive: bool = False, force: bool = False) -> None:
+    def rmdir(self, input_path: str, recursive: bool | None = None, force: bool | None = None) -> None:
+        self._debug("Removing directory", path=input_path, recursive=recursive, force=force)
         self.ensure_ready()
         self._assert_writable("rmdir")
         absolute = self.resolve_path(input_path)
@@ -510,7 +535,8 @@ class LocalFilesystem:
             except OSError as exc:
                 raise NodeSystemError(_errcode(exc), "rmdir", absolute) from None
 
-    def copy_file(self, src: str, dest: str, overwrite: bool | None = None, recursive: bool = False) -> None:
+    def copy_file(self, src: str, dest: str, overwrite: bool | None = None, recursive: bool | None = None) -> None:
+        self._debug("Copying file", src=src, dest=dest, recursive=recursive)
         self.ensure_ready()
         self._assert_writable("copyFile")
         src_abs, dest_abs = self.resolve_path(src), self.resolve_path(dest)
@@ -564,7 +590,8 @@ class LocalFilesystem:
                     continue
                 raise
 
-    def move_file(self, src: str, dest: str, overwrite: bool | None = None, recursive: bool = False) -> None:
+    def move_file(self, src: str, dest: str, overwrite: bool | None = None, recursive: bool | None = None) -> None:
+        self._debug("Moving file", src=src, dest=dest, overwrite=overwrite)
         self.ensure_ready()
         self._assert_writable("moveFile")
         src_abs, dest_abs = self.resolve_path(src), self.resolve_path(dest)
@@ -595,6 +622,11 @@ class LocalFilesystem:
 
 _UNSET = object()
 _READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+
+
+def _content_length(content) -> int:
+    """content.length as the debug line reports it: a Buffer's bytes, a string's UTF-16 units."""
+    return len(content) if isinstance(content, (bytes, bytearray)) else js_length(content)
 
 
 class ContainedReader:

@@ -41,8 +41,10 @@ class NodeSystemError(Exception):
         super().__init__(message)
         self.message = message
         self.code = code
+        self.errno = -getattr(errno, code, 0) if hasattr(errno, code) else None  # Node's errno is negative
         self.syscall = syscall
         self.path = path
+        self.dest = dest
 
     @classmethod
     def from_oserror(cls, exc: OSError, syscall: str, path: str) -> "NodeSystemError":

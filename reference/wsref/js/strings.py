@@ -27,6 +27,13 @@ def js_trim(s: str) -> str:
     return s[start:end]
 
 
+def js_length(s: str) -> int:
+    """String.prototype.length: UTF-16 code units (an astral character counts two)."""
+    if s.isascii():
+        return len(s)
+    return len(s.encode("utf-16-le", "surrogatepass")) // 2
+
+
 def utf16_key(s: str) -> bytes:
     """A sort key that orders strings the way JS `<` does: by UTF-16 code units."""
     return s.encode("utf-16-be", "surrogatepass")

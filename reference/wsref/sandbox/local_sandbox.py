@@ -50,6 +50,7 @@ class LocalSandbox:
             raise IsolationUnavailableError(requested, detect_isolation()["message"])
         self.id = id or time_random_id("local-sandbox")
         self.status = "pending"
+        self.logger = None  # MastraBase's logger, set by __setLogger (the workspace passes its own on)
         self.isolation = requested
         self.working_directory = _expand_tilde(
             workingDirectory if workingDirectory is not None else os.path.join(os.getcwd(), ".sandbox"))
@@ -104,7 +105,10 @@ class LocalSandbox:
         self.status = "starting"
         try:
             outcome = "connected" if self._find() else "created"
-            os.makedirs(self.working_directory, exist_ok=True)  # _prepareWorkspace, both branches
+            # _prepareWorkspace, both branches
+            self._debug("Starting sandbox", workingDirectory=self.working_directory, isolation=self.isolation)
+            os.makedirs(self.working_directory, exist_ok=True)
+            self._debug("Sandbox started", workingDirectory=self.working_directory)
         except Exception:
             self.status = "error"
             raise
@@ -121,6 +125,11 @@ class LocalSandbox:
         except Exception:
             pass
         return {"outcome": outcome}
+
+    def set_on_start(self, update) -> None:
+        """MastraSandbox.setOnStart: the updater gets the current hook (or None) and returns the next
+        one, so an attach composes instead of clobbering; it applies from the next start on."""
+        self._on_start = update(self._on_start)
 
     def _find(self) -> bool:
         """`find()`: the working directory exists; ENOENT means none; any other stat error throws."""
@@ -160,6 +169,31 @@ class LocalSandbox:
         if self.status != "running":
             raise SandboxNotReadyError(self.id)
 
+    def stop_hook(self) -> None:
+        """LocalSandbox.stop(), the provider's own hook (the public `stop` upstream): kill the background
+        processes and unmount (best-effort); no status change and no onStop (those are MastraSandbox._stop,
+        which stop() here is)."""
+        self._debug("Stopping sandbox", workingDirectory=self.working_directory)
+        self._pm.kill_all()
+        unmount_all(self)  # best-effort
+
+    def destroy_hook(self) -> None:
+        """LocalSandbox.destroy(), the provider's own hook: kill the background processes, unmount and
+        forget the mounts; no status change."""
+        self._debug("Destroying sandbox", workingDirectory=self.working_directory)
+        self._pm.kill_all()
+        unmount_all(self)
+        self._active_mount_paths.clear()
+        self.mounts.clear()
+
+    def set_logger(self, logger) -> None:
+        """__setLogger (MastraBase): the logger start, stop, destroy and executeCommand log debug lines to."""
+        self.logger = logger
+
+    def _debug(self, message: str, **data) -> None:
+        if self.logger is not None:
+            self.logger.debug(message, {k: v for k, v in data.items() if v is not None})
+
     def stop(self) -> None:
         if self.status == "stopped":
             return
@@ -167,8 +201,7 @@ class LocalSandbox:
         try:
             if self._on_stop is not None:
                 self._on_stop({"sandbox": self})
-            self._pm.kill_all()
-            unmount_all(self)  # best-effort
+            self.stop_hook()
         except Exception:
             self.status = "error"
             raise
@@ -184,10 +217,7 @@ class LocalSandbox:
         try:
             if self._on_destroy is not None:
                 self._on_destroy({"sandbox": self})
-            self._pm.kill_all()
-            unmount_all(self)
-            self._active_mount_paths.clear()
-            self.mounts.clear()
+            self.destroy_hook()
         except Exception:
             self.status = "error"
             raise
@@ -213,8 +243,10 @@ class LocalSandbox:
         options = dict(options or {})
         full = f"{command} {' '.join(shell_quote(a) for a in args)}" if args else command
         retained = options.get("maxRetainedBytes")
+        cwd = cwd if cwd is not None else options.get("cwd")
+        self._debug("Executing command", sandbox=self.name, command=full, cwd=cwd)
         handle = self._pm.spawn(
-            full, cwd=cwd if cwd is not None else options.get("cwd"),
+            full, cwd=cwd,
             timeout_ms=timeout_ms if timeout_ms is not None else options.get("timeout"), env=options.get("env"),
             max_retained=float("inf") if retained is None else retained,
             on_stdout=on_stdout if on_stdout is not None else _chunk_callback(options.get("onStdout")),
@@ -222,6 +254,8 @@ class LocalSandbox:
             abort_signal=abort_signal)
         try:
             result = handle.wait()
+            self._debug("Command completed", sandbox=self.name, exitCode=result["exitCode"],
+                        duration=result["executionTimeMs"])
             return {**result, "command": full}
         finally:
             self._pm.release(handle.pid)

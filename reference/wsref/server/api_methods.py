@@ -15,6 +15,11 @@ def _sandbox(s):
     return sb
 
 
+def _detect_isolation():
+    from ..sandbox.native_sandbox import detect_isolation
+    return detect_isolation()
+
+
 def _without_undefined(value):
     """JSON's view: an undefined (None) property is left out."""
     if isinstance(value, dict):
@@ -36,12 +41,19 @@ API_METHODS = {
     "sandbox.getInfo": lambda s: _without_undefined(_sandbox(s).get_info()),
     "sandbox.getEnv": lambda s: _sandbox(s).get_env(),
     "sandbox.start": lambda s: _sandbox(s).start(),
-    "sandbox.stop": lambda s: _sandbox(s).stop(),
-    "sandbox.destroy": lambda s: _sandbox(s).destroy(),
+    # Upstream the public stop()/destroy() are the provider's hooks (only start() is routed through its
+    # wrapper); workspace.stop/destroy use the wrappers _stop/_destroy.
+    "sandbox.stop": lambda s: _sandbox(s).stop_hook(),
+    "sandbox.destroy": lambda s: _sandbox(s).destroy_hook(),
+    "sandbox._stop": lambda s: _sandbox(s).stop(),
+    "sandbox._destroy": lambda s: _sandbox(s).destroy(),
     # LocalSandbox.snapshot() without a checkpoint name does nothing (undefined); it supports checkpoints
     "sandbox.snapshot": lambda s: None,
     "sandbox.supportsCheckpoints": lambda s: True,
     "sandbox.executeCommand": lambda s, command, args=None, options=None:
         _sandbox(s).execute_command(command, args, options),
     "sandbox.processes.list": lambda s: _sandbox(s).processes.list(),
+    "sandbox.setOnStart": lambda s, update: _sandbox(s).set_on_start(update),
+    # the static LocalSandbox.detectIsolation(), reached through the instance's constructor
+    "sandbox.constructor.detectIsolation": lambda s: _detect_isolation(),
 }

@@ -64,6 +64,8 @@ def build(spec: dict, log: list, where: str):
             return lambda ctx: (ctx.get("requestContext") or {}).get(spec["key"]) == spec["value"]
         if kind == "mergeEnv":  # setEnv's updater: env => ({...env, ...spec.env})
             return lambda env: {**env, **spec["env"]}
+        if kind == "omitEnv":  # setEnv's updater that drops keys: env => env without spec.keys
+            return lambda env: {k: v for k, v in env.items() if k not in spec["keys"]}
         if kind == "argStartsWith":
             return lambda ctx: isinstance((ctx.get("args") or {}).get(spec["arg"]), str) and \
                 ctx["args"][spec["arg"]].startswith(spec["prefix"])
@@ -73,10 +75,34 @@ def build(spec: dict, log: list, where: str):
                 return None
             return record_call
         if kind == "contextValue":  # ({requestContext}) => requestContext.get(key)
-            return lambda ctx: ((ctx or {}).get("requestContext") or {}).get(spec["key"])
+            def context_value(ctx=None):  # `default`: the value when the context is missing or lacks the key
+                rc = (ctx or {}).get("requestContext")
+                if spec.get("log") is True:  # `log`: whether the call got a request context, and which
+                    log.append({"hook": where, "requestContext": None if rc is None else dict(rc)})
+                value = (rc or {}).get(spec["key"])
+                return spec.get("default") if value is None else value
+            return context_value
         if kind == "async":  # async () => value: a settled Promise the caller awaits
             from ..js.promise import Promise
             return lambda *args: Promise(spec.get("value"))
+        if kind == "classRef":  # the provider class itself, not an instance
+            from ..filesystem.local_filesystem import LocalFilesystem
+            from ..sandbox import LocalSandbox
+            return {"LocalFilesystem": LocalFilesystem, "LocalSandbox": LocalSandbox}[spec["class"]]
+        if kind == "lifecycleHook":
+            return _lifecycle_hook(spec, log, where)
+        if kind == "composeStart":  # setOnStart's updater: previous "before" (run it first) or "ignore"
+            hook = _lifecycle_hook(spec.get("hook") or {}, log, (spec.get("hook") or {}).get("label", "onStart"))
+
+            def update(previous):
+                log.append({"hook": "setOnStart", "hadPrevious": callable(previous)})
+
+                def composed(args):
+                    if spec.get("previous") == "before" and previous is not None:
+                        previous(args)
+                    hook(args)
+                return composed
+            return update
         if kind == "appendItems":  # an updater: prev => [...prev, ...items] (setAllowedPaths)
             return lambda prev: [*prev, *spec["items"]]
         if kind == "extendInstructions":  # ({defaultInstructions, requestContext}) => default + text [+ value]
@@ -105,6 +131,31 @@ def build(spec: dict, log: list, where: str):
     raise ValueError(f"unknown host function {spec!r} at {where}")
 
 
+def _lifecycle_hook(spec: dict, log: list, where: str):
+    """A sandbox lifecycle hook: logs {hook: label, sandboxId, status, outcome}, waits delayMs, runs `run`
+    through the sandbox it was handed ({hook: label.ran, exitCode, stdout}), logs {hook: label.done}; the
+    first `failTimes` calls then raise Error(message)."""
+    label = spec.get("label", where)
+    calls = [0]
+
+    def hook(args):
+        import time
+        calls[0] += 1
+        sandbox = (args or {}).get("sandbox")
+        log.append({k: v for k, v in {"hook": label, "sandboxId": getattr(sandbox, "id", None),
+                                       "status": getattr(sandbox, "status", None),
+                                       "outcome": (args or {}).get("outcome")}.items() if v is not None})
+        if spec.get("delayMs"):
+            time.sleep(min(float(spec["delayMs"]), 10_000) / 1000)
+        if isinstance(spec.get("run"), str):
+            result = sandbox.execute_command(spec["run"])
+            log.append({"hook": f"{label}.ran", "exitCode": result["exitCode"], "stdout": result["stdout"]})
+        log.append({"hook": f"{label}.done"})
+        if calls[0] <= int(spec.get("failTimes") or 0):
+            raise HostFunctionError(spec.get("message", f"{label} failed"))
+    return hook
+
+
 def _js_string(value) -> str:
     """String(value) for the JSON values a request context holds."""
     if value is None:
@@ -122,36 +173,3 @@ def with_host_functions(value, log: list, where: str = "tools"):
     if isinstance(value, dict):
         return {k: with_host_functions(v, log, k) for k, v in value.items()}
     return value
-
-
-
-
-class RecordingSpan:
-    """Capability tool_tracing: a call's current span. createChildSpan logs {hook: "span.start", type,
-    name, input, attributes}; the child's end and error log "span.end" {name, output, attributes} and
-    "span.error" {name, error (the message), attributes}."""
-
-    def __init__(self, log: list, name: str | None = None):
-        self.log, self.name = log, name
-
-    def create_child_span(self, options: dict) -> "RecordingSpan":
-        self.log.append({"hook": "span.start", "type": options["type"], "name": options["name"],
-                         "input": _defined(options.get("input")), "attributes": _defined(options.get("attributes"))})
-        return RecordingSpan(self.log, options["name"])
-
-    def end(self, options: dict) -> None:
-        self.log.append({"hook": "span.end", "name": self.name, "output": _defined(options.get("output")),
-                         "attributes": _defined(options.get("attributes"))})
-
-    def error(self, options: dict) -> None:
-        err = options.get("error")
-        self.log.append({"hook": "span.error", "name": self.name,
-                         "error": getattr(err, "message", None) or str(err),
-                         "attributes": _defined(options.get("attributes"))})
-
-
-def _defined(value):
-    """As JSON: an object's undefined (None) properties left out."""
-    if isinstance(value, dict):
-        return to_json({k: v for k, v in value.items() if v is not None})
-    return to_json(value)

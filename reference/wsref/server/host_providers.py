@@ -32,7 +32,7 @@ def filesystem_resolver(spec: dict, root: str, log: list):
         request_context = ctx.get("requestContext") or {}
         log.append({"hook": "filesystemResolver", "requestContext": dict(request_context)})
         return LocalFilesystem(**{"basePath": _below(root, request_context, spec.get("basePathKey")), **options})
-    return resolve
+    return _async_if(spec, resolve)
 
 
 def sandbox_resolver(spec: dict, root: str, log: list, resolved: list):
@@ -56,4 +56,12 @@ def sandbox_resolver(spec: dict, root: str, log: list, resolved: list):
         if spec.get("memoize") is True:
             memo[working_directory] = sandbox
         return sandbox
-    return resolve
+    return _async_if(spec, resolve)
+
+
+def _async_if(spec: dict, resolve):
+    """`"async": true`: the resolver returns a (settled) Promise of its provider."""
+    if spec.get("async") is not True:
+        return resolve
+    from ..js.promise import Promise
+    return lambda ctx: Promise(resolve(ctx))

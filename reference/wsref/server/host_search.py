@@ -40,15 +40,24 @@ def cosine(a, b) -> float:
 
 
 class MemoryVectorStore:
-    def __init__(self, log: list):
+    """Options (spec/protocol.md): logWrites, createIndexThrows: n, upsertFails: n."""
+
+    def __init__(self, log: list, options: dict | None = None):
         self.log = log
         self.indexes: dict[str, dict[str, dict]] = {}
+        self.options = dict(options or {})
+        self._create_index_calls = 0
+        self._upsert_calls = 0
 
     def create_index(self, index_name: str, dimension: int) -> None:
-        if index_name in self.indexes:
-            return
-        self.indexes[index_name] = {}
-        self.log.append({"hook": "vectorStore.createIndex", "indexName": index_name, "dimension": dimension})
+        self._create_index_calls += 1
+        if self.options.get("logWrites"):
+            self.log.append({"hook": "vectorStore.createIndexCall", "indexName": index_name, "dimension": dimension})
+        if index_name not in self.indexes:
+            self.indexes[index_name] = {}
+            self.log.append({"hook": "vectorStore.createIndex", "indexName": index_name, "dimension": dimension})
+        if self._create_index_calls <= int(self.options.get("createIndexThrows") or 0):
+            raise Exception(f"Index {index_name} already exists")
 
     def _index(self, name: str) -> dict:
         if name not in self.indexes:
@@ -56,6 +65,11 @@ class MemoryVectorStore:
         return self.indexes[name]
 
     def upsert(self, index_name: str, vectors, metadata, ids) -> None:
+        self._upsert_calls += 1
+        if self.options.get("logWrites"):
+            self.log.append({"hook": "vectorStore.upsert", "indexName": index_name, "ids": list(ids)})
+        if self._upsert_calls <= int(self.options.get("upsertFails") or 0):
+            raise Exception("upsert failed")
         entries = self._index(index_name)
         for i, doc_id in enumerate(ids):
             entries.pop(doc_id, None)
@@ -109,7 +123,7 @@ def build(kind: str, spec, log: list):
     if kind == "vectorStore":
         if not (isinstance(spec, dict) and spec.get("$store") == "memory"):
             raise ValueError('workspace.vectorStore must be {"$store": "memory"}')
-        return MemoryVectorStore(log)
+        return MemoryVectorStore(log, {k: v for k, v in spec.items() if k != "$store"})
     if not (isinstance(spec, dict) and spec.get("$embedder") == "letters"):
         raise ValueError('workspace.embedder must be {"$embedder": "letters", ...}')
     return LetterEmbedder(spec, log)

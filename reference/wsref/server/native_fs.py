@@ -143,10 +143,16 @@ def _wrap_read_write(fs, spec, hook_log: list) -> None:
 
 
 class RecordingLogger:
-    """Logs info, warn and error calls to the hook log as {hook: "logger.<level>", message, data?}."""
+    """Logs info, warn and error calls to the hook log as {hook: "logger.<level>", message, data?}; debug too
+    with `with_debug` (workspace.logger "recordDebug"); trace is dropped."""
 
-    def __init__(self, hook_log: list):
+    def __init__(self, hook_log: list, with_debug: bool = False):
         self._log = hook_log
+        self._with_debug = with_debug
+
+    def debug(self, message, data=None) -> None:
+        if self._with_debug:
+            self._record("debug", message, data)
 
     def _record(self, level: str, message, data=None) -> None:
         entry = {"hook": f"logger.{level}", "message": str(message)}
@@ -162,6 +168,3 @@ class RecordingLogger:
 
     def error(self, message, data=None) -> None:
         self._record("error", message, data)
-
-    def debug(self, message, data=None) -> None:
-        pass

@@ -5,6 +5,7 @@ Used in process by the harness's reference adapter and over stdin/stdout by `pyt
 from __future__ import annotations
 
 import os
+import threading
 
 from .. import __version__
 from ..errors import js_name
@@ -16,6 +17,7 @@ from ..tools import ast_edit, create_workspace_tools
 from ..tools.media import is_media_result
 from ..workspace import Workspace
 from .host_functions import with_host_functions
+from .recording_span import RecordingSpan
 from .wire import from_json, to_json
 
 IMPLEMENTATION = "wsref"
@@ -25,7 +27,7 @@ CAPABILITIES = (
     "host_processes", "lifecycle", "bm25", "vector", "skills", "native_fs", "agent_loop", "concurrent_calls",
     "foreground_sandbox", "coding_agent", "mastra_registry", "tool_writer", "call_request_context", "call_abort",
     "approval_fn", "instance_identity", "shared_request_context", "process_cwd",
-    "sandbox_mounts", "published_skills", "tool_tracing",
+    "sandbox_mounts", "published_skills", "tool_tracing", "error_details",
     "agent_threads",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
@@ -43,9 +45,26 @@ def result_of(output, model=None) -> dict:
     return {"kind": "value", "value": to_json(output), "model": model}
 
 
+_DETAILS = threading.local()  # capability error_details: whether the request in this thread asked for them
+
+
 def error_of(exc: BaseException) -> dict:
-    return {"kind": "error", "message": getattr(exc, "message", None) or str(exc),
-            "code": getattr(exc, "code", None), "name": js_name(exc)}
+    result = {"kind": "error", "message": getattr(exc, "message", None) or str(exc),
+              "code": getattr(exc, "code", None), "name": js_name(exc)}
+    if getattr(_DETAILS, "on", False):
+        from .error_details import error_details
+        result["details"] = to_json(error_details(exc))
+    return result
+
+
+def with_error_details(wanted: bool, run):
+    """Runs a request; its error Results carry `details` when it asked for them (errorDetails)."""
+    previous = getattr(_DETAILS, "on", False)
+    _DETAILS.on = wanted
+    try:
+        return run()
+    finally:
+        _DETAILS.on = previous
 
 
 # WorkspaceFilesystem method -> (python method, how positional JS args map to keyword args)
@@ -83,7 +102,9 @@ class Session:
         # With mounts and no `filesystem` key, the mounts are the filesystem (capability sandbox_mounts).
         fs_config = workspace.get("filesystem", None if "mounts" in workspace else {})
         sb_config = workspace.get("sandbox")
-        if is_host_function(fs_config):
+        if is_host_function(fs_config) and fs_config.get("$fn") == "classRef":  # the class itself, as given
+            filesystem = with_host_functions(fs_config, self.hook_log, "filesystem")
+        elif is_host_function(fs_config):
             filesystem = host_providers.filesystem_resolver(fs_config, root, self.hook_log)
         else:
             filesystem = None if fs_config is None else LocalFilesystem(
@@ -91,7 +112,9 @@ class Session:
         if "native" in workspace:  # capability native_fs: the test provider's walk/grep (native_fs.py)
             from .native_fs import with_native
             with_native(filesystem, workspace["native"], self.hook_log)
-        if is_host_function(sb_config):
+        if is_host_function(sb_config) and sb_config.get("$fn") == "classRef":
+            sandbox = with_host_functions(sb_config, self.hook_log, "sandbox")
+        elif is_host_function(sb_config):
             sandbox = host_providers.sandbox_resolver(sb_config, root, self.hook_log, self.resolved_sandboxes)
         else:
             options = None if sb_config is None else {k: v for k, v in sb_config.items() if k != "foregroundOnly"}
@@ -122,9 +145,9 @@ class Session:
                                    id=workspace.get("id"), name=workspace.get("name"), **search_objects,
                                    **{k: with_host_functions(workspace[k], self.hook_log, k)
                                       for k in WORKSPACE_OPTIONS if k in workspace})
-        if workspace.get("logger") == "record":
+        if workspace.get("logger") in ("record", "recordDebug"):
             from .native_fs import RecordingLogger
-            self.workspace.logger = RecordingLogger(self.hook_log)
+            self.workspace.set_logger(RecordingLogger(self.hook_log, with_debug=workspace["logger"] == "recordDebug"))
         self.home = home
         self._tools = None
         self.contexts: dict[str, dict] = {}  # capability shared_request_context
@@ -243,11 +266,17 @@ class Session:
                  "requireApproval": t.require_approval} for t in self._toolset().values()]
 
     def call(self, tool: str, args: dict, writer: bool = False, agentContext: bool = True,
-             requestContext: dict | None = None, abortAfterMs: float | None = None, tracing: bool = False) -> dict:
+             requestContext: dict | None = None, abortAfterMs: float | None = None,
+             tracing: str | None = None) -> dict:
         """writer: the context gets a writer and the Result carries the chunks written to it (capability
-        tool_writer); agentContext false: the call has no agent context, so no toolCallId."""
+        tool_writer); agentContext false: the call has no agent context, so no toolCallId; tracing
+        ("tracing" or "tracingContext", capability tool_tracing): a recording parent span there, and the
+        Result carries the child spans the tool started."""
+        if tracing not in (None, "tracing", "tracingContext"):
+            raise ValueError(f'tracing must be "tracing" or "tracingContext", not {tracing!r}')
         os.environ["HOME"] = self.home
         chunks: list | None = [] if writer else None
+        spans: list | None = [] if tracing else None
         try:
             bound = self._toolset().get(tool)
             if bound is None:
@@ -255,17 +284,11 @@ class Session:
             call_id = _next_tool_call_id()
             bound.tool_call_id = call_id if agentContext else None
             bound.writer = chunks.append if chunks is not None else None
+            bound.tracing = {tracing: {"currentSpan": RecordingSpan(spans)}} if tracing else None
             # capability call_request_context: this call's own request context
             # (a new object per call, as the bridge builds a RequestContext per call)
             bound.request_context = dict(requestContext if requestContext is not None else self.request_context)
             bound.abort_signal = None
-            # capability tool_tracing: a recording current span in the call's context (workspace tools
-            # only: the skill tools' spans are not ported)
-            if hasattr(bound, "agent_context"):
-                bound.agent_context = {k: v for k, v in bound.agent_context.items() if k != "currentSpan"}
-                if tracing:
-                    from .host_functions import RecordingSpan
-                    bound.agent_context["currentSpan"] = RecordingSpan(self.hook_log)
             if abortAfterMs is not None:  # capability call_abort: the call's abortSignal fires n ms after
                 import threading          # the call starts, also when the call has returned by then
                 from ..js.abort import AbortSignal
@@ -279,6 +302,8 @@ class Session:
             result = error_of(exc)
         if chunks is not None:
             result["chunks"] = to_json(chunks)
+        if spans is not None:
+            result["spans"] = to_json(spans)
         return result
 
     def needs_approval(self, tool: str, args: dict) -> dict:
@@ -467,7 +492,7 @@ WORKSPACE_METHODS = {
     "skills.listScripts": lambda s, name: s.workspace.skills.list_scripts(name),
     "skills.listAssets": lambda s, name: s.workspace.skills.list_assets(name),
     "skills.refresh": lambda s: s.workspace.skills.refresh(),
-    "skills.maybeRefresh": lambda s: s.workspace.skills.maybe_refresh(),
+    "skills.maybeRefresh": lambda s, context=None: s.workspace.skills.maybe_refresh(context),
     "filesystem.status": lambda s: _fs(s).status,
     "filesystem.basePath": lambda s: _fs(s).basePath,
     "filesystem.getInfo": lambda s: _defined(_fs(s).get_info()),

@@ -12,11 +12,14 @@ from .wire import to_json
 
 def _session_op(session, op: str, params: dict):
     """An op on an open session (run in its process cwd, capability process_cwd)."""
+    if op in ("call", "fs", "workspace") and params.get("errorDetails") is True:  # capability error_details
+        rest = {k: v for k, v in params.items() if k != "errorDetails"}
+        return protocol.with_error_details(True, lambda: _session_op(session, op, rest))
     if op == "call":
         return session.call(params["tool"], params.get("args", {}), writer=params.get("writer") is True,
                             agentContext=params.get("agentContext") is not False,
                             requestContext=params.get("requestContext"), abortAfterMs=params.get("abortAfterMs"),
-                            tracing=params.get("tracing") is True)
+                            tracing=params.get("tracing"))
     if op == "needsApproval":
         return session.needs_approval(params["tool"], params.get("args") or {})
     if op == "calls":

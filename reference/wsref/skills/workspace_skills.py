@@ -89,6 +89,7 @@ class WorkspaceSkills:
     def __init__(self, source, paths, search_engine=None, assert_available=None):
         self.source = source
         self.paths = list(paths) if not callable(paths) else paths
+        self.resolved_paths: list[str] = []  # #resolvedPaths: the path set the catalog was discovered from
         self.search_engine = search_engine
         self.assert_available = assert_available
         self.skills: dict[str, list[dict]] = {}
@@ -102,6 +103,8 @@ class WorkspaceSkills:
             self.assert_available()
         if self.initialized:
             return
+        if not self.resolved_paths:  # resolved on first initialization, with an empty context
+            self.resolved_paths = self._resolve_paths()
         new: dict[str, list[dict]] = {}
         self._discover(new)
         old = self.skills
@@ -116,9 +119,16 @@ class WorkspaceSkills:
     def _exists(self, path: str) -> bool:
         return self.source.exists(path)
 
+    def _resolve_paths(self, context: dict | None = None) -> list[str]:
+        """#resolvePaths: the static list, or the paths function of the context ({} when none), awaited."""
+        if not callable(self.paths):
+            return self.paths
+        from ..js.promise import Promise
+        result = self.paths(context or {})
+        return list(result.settle() if isinstance(result, Promise) else result)
+
     def _resolved_paths(self) -> list[str]:
-        """A path function is called with an empty context (the tools pass none that matters here)."""
-        return list(self.paths({})) if callable(self.paths) else self.paths
+        return self.resolved_paths if self.initialized or self.resolved_paths else self._resolve_paths()
 
     def _discover(self, target: dict) -> None:
         from ..glob import resolve_path_pattern
@@ -382,8 +392,14 @@ class WorkspaceSkills:
             if not candidates:
                 del self.skills[skill["name"]]
 
-    def maybe_refresh(self) -> None:
-        self._ensure()  # within the 30 s cooldown after discovery, nothing is re-walked
+    def maybe_refresh(self, context: dict | None = None) -> None:
+        """Paths that changed (a paths function of the context) refresh at once; otherwise, within the
+        30 s cooldown after discovery, nothing is re-walked."""
+        self._ensure()
+        current = self._resolve_paths(context)
+        if sorted(current) != sorted(self.resolved_paths):  # #arePathsEqual: order-independent
+            self.resolved_paths = current
+            self.refresh()
 
     def refresh(self) -> None:
         if self.assert_available:

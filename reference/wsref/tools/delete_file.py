@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..errors import WorkspaceReadOnlyError
 from .helpers import emit_workspace_metadata
+from .tracing import start_workspace_span
 from .base import Tool, ToolContext
 
 DELETE = "mastra_workspace_delete"
@@ -27,13 +28,20 @@ def execute(args: dict, ctx: ToolContext) -> str:
     fs = ctx.workspace.require_filesystem()
     emit_workspace_metadata(ctx, DELETE)
     path, recursive = args["path"], bool(args.get("recursive", False))
-    if fs.readOnly:
-        raise WorkspaceReadOnlyError("delete")
-    stat = fs.stat(path)  # follows symlinks: a link to a directory is removed as a directory
-    if stat.type == "directory":
-        fs.rmdir(path, recursive=recursive, force=recursive)
-    else:
-        fs.delete_file(path)
+    span = start_workspace_span(ctx, ctx.workspace, "filesystem", "delete",
+                                {"path": path, "recursive": args.get("recursive")}, {"filesystemProvider": fs.provider})
+    try:
+        if fs.readOnly:
+            raise WorkspaceReadOnlyError("delete")
+        stat = fs.stat(path)  # follows symlinks: a link to a directory is removed as a directory
+        if stat.type == "directory":
+            fs.rmdir(path, recursive=recursive, force=recursive)
+        else:
+            fs.delete_file(path)
+    except Exception as exc:
+        span.error(exc)
+        raise
+    span.end({"success": True})
     return f"Deleted {path}"
 
 

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from ..errors import WorkspaceReadOnlyError
 from .helpers import emit_workspace_metadata
+from .tracing import start_workspace_span
+from .write_file import utf8_byte_length
 from .base import Tool, ToolContext
 
 EDIT_FILE = "mastra_workspace_edit_file"
@@ -122,19 +124,28 @@ def execute(args: dict, ctx: ToolContext) -> str:
     path = args["path"]
     old, new = js_units(args["old_string"]), js_units(args["new_string"])
     replace_all = bool(args.get("replace_all", False))
-    if fs.readOnly:
-        raise WorkspaceReadOnlyError("edit_file")
-    content = fs.read_file(path, "utf-8")
-    if not isinstance(content, str):  # a provider that returns bytes for a UTF-8 read
-        return BINARY
-    content = js_units(content)
-    ranges = edited_line_ranges(content, old, new, replace_all)
+    span = start_workspace_span(ctx, ctx.workspace, "filesystem", "editFile",
+                                {"path": path, "replace_all": args.get("replace_all")},
+                                {"filesystemProvider": fs.provider})
     try:
+        if fs.readOnly:
+            raise WorkspaceReadOnlyError("edit_file")
+        content = fs.read_file(path, "utf-8")
+        if not isinstance(content, str):  # a provider that returns bytes for a UTF-8 read
+            span.end({"success": False})
+            return BINARY
+        content = js_units(content)
+        ranges = edited_line_ranges(content, old, new, replace_all)
         result, replacements = replace_string(content, old, new, replace_all)
-    except _NoMatch as exc:
+        fs.write_file(path, result, overwrite=True, expectedMtime=ctx.extra.get("expected_mtime"))
+    except _NoMatch as exc:  # StringNotFoundError / StringNotUniqueError: a text answer, not a throw
+        span.end({"success": False})
         return str(exc)
-    fs.write_file(path, result, overwrite=True, expectedMtime=ctx.extra.get("expected_mtime"))
+    except Exception as exc:
+        span.error(exc)
+        raise
     plural = "" if replacements == 1 else "s"
+    span.end({"success": True}, {"bytesTransferred": utf8_byte_length(result)})
     return f"Replaced {replacements} occurrence{plural} in {path}{ranges}"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..errors import FileNotFoundError_
 from ..filesystem.local_filesystem import iso
 from .helpers import emit_workspace_metadata
+from .tracing import start_workspace_span
 from .base import Tool, ToolContext
 
 FILE_STAT = "mastra_workspace_file_stat"
@@ -26,14 +27,21 @@ def execute(args: dict, ctx: ToolContext) -> str:
     fs = ctx.workspace.require_filesystem()
     emit_workspace_metadata(ctx, FILE_STAT)
     path = args["path"]
+    span = start_workspace_span(ctx, ctx.workspace, "filesystem", "stat", {"path": path},
+                                {"filesystemProvider": fs.provider})
     try:
         stat = fs.stat(path)
+        parts = [path, f"Type: {stat.type}"]
+        if stat.size is not None:
+            parts.append(f"Size: {stat.size} bytes")
+        parts.append(f"Modified: {iso(stat.modifiedAt)}")
     except FileNotFoundError_:
+        span.end({"success": False})
         return f"{path}: not found"  # only a missing path is text; other failures are thrown
-    parts = [path, f"Type: {stat.type}"]
-    if stat.size is not None:
-        parts.append(f"Size: {stat.size} bytes")
-    parts.append(f"Modified: {iso(stat.modifiedAt)}")
+    except Exception as exc:
+        span.error(exc)
+        raise
+    span.end({"success": True}, {"bytesTransferred": stat.size})
     return " ".join(parts)
 
 

@@ -26,6 +26,7 @@ from ..glob import create_glob_matcher, extract_glob_base, is_glob_pattern
 from ..js.regexp import JSRegExpSyntaxError, compile_js, from_units, to_units
 from ..js.regexp_lines import LineSearch
 from .helpers import emit_workspace_metadata
+from .tracing import start_workspace_span
 from .base import Tool, ToolContext
 from .output_helpers import apply_token_limit
 
@@ -134,6 +135,23 @@ def create_grep_tool(strict: bool = False) -> Tool:
     def execute(args: dict, ctx: ToolContext):
         fs = ctx.workspace.require_filesystem()
         emit_workspace_metadata(ctx, GREP)
+        span = start_workspace_span(ctx, ctx.workspace, "filesystem", "grep",
+                                    {"pattern": args["pattern"], "path": args.get("path", "."),
+                                     "contextLines": args.get("contextLines", 0), "maxCount": args.get("maxCount")},
+                                    {"filesystemProvider": fs.provider})
+        try:
+            output, total = search(args, ctx, fs)
+        except Exception as exc:
+            span.error(exc)
+            raise
+        if total is None:  # a refused pattern: a text answer, the span ends unsuccessful
+            span.end({"success": False})
+        else:
+            span.end({"success": True}, {"resultCount": total})
+        return output
+
+    def search(args: dict, ctx: ToolContext, fs):
+        """The output, and the match count (None for a pattern refused before searching)."""
         pattern: str = args["pattern"]
         input_path: str = args.get("path", ".")
         context_lines = args.get("contextLines", 0)
@@ -149,11 +167,11 @@ def create_grep_tool(strict: bool = False) -> Tool:
 
         length = _utf16_length(pattern)
         if length > MAX_PATTERN_LENGTH:
-            return f"Error: Pattern too long ({length} chars, max {MAX_PATTERN_LENGTH}). Use a shorter pattern."
+            return f"Error: Pattern too long ({length} chars, max {MAX_PATTERN_LENGTH}). Use a shorter pattern.", None
         try:
             regex = compile_js(pattern, "g" if case_sensitive else "gi")
         except JSRegExpSyntaxError as exc:
-            return f"Error: Invalid regex pattern: {exc.message}"
+            return f"Error: Invalid regex pattern: {exc.message}", None
 
         glob_matcher = None
         if is_glob_pattern(input_path):
@@ -377,7 +395,7 @@ def create_grep_tool(strict: bool = False) -> Tool:
         if skipped_read_error > 0:
             parts.append(f"({skipped_read_error} path{'s' if skipped_read_error != 1 else ''} skipped: read error)")
         output = "\n".join([" ".join(parts), "---", *rows])
-        return apply_token_limit(output, ctx.workspace.tool_config(GREP).get("maxOutputTokens"), keep="start")
+        return apply_token_limit(output, ctx.workspace.tool_config(GREP).get("maxOutputTokens"), keep="start"), total
 
     return Tool(GREP, DESCRIPTION, INPUT_SCHEMA, execute)
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..js.strings import js_trim
 from .helpers import emit_workspace_metadata
+from .tracing import start_workspace_span
 from .base import Tool, ToolContext
 from .output_helpers import apply_token_limit
 from .tree_formatter import format_as_tree
@@ -69,20 +70,30 @@ def execute(args: dict, ctx: ToolContext):
     emit_workspace_metadata(ctx, LIST_FILES)
     path = args.get("path", ".")
     max_depth = args.get("maxDepth", 2)
-    result = format_as_tree(
-        fs, path,
-        maxDepth=max_depth,
-        showHidden=args.get("showHidden"),
-        dirsOnly=args.get("dirsOnly"),
-        exclude=args.get("exclude") or None,
-        extension=args.get("extension") or None,
-        pattern=normalize_pattern(args.get("pattern")),
-        respectGitignore=args.get("respectGitignore"),
-        logger=getattr(workspace, "logger", None),
-    )
-    limit = workspace.tool_config(LIST_FILES).get("maxOutputTokens")
-    return apply_token_limit(f"{result.tree}\n\n{result.summary}",
-                             DEFAULT_MAX_OUTPUT_TOKENS if limit is None else limit, keep="start")
+    pattern = normalize_pattern(args.get("pattern"))
+    span = start_workspace_span(ctx, workspace, "filesystem", "listFiles",
+                                {"path": path, "maxDepth": max_depth, "pattern": pattern},
+                                {"filesystemProvider": fs.provider})
+    try:
+        result = format_as_tree(
+            fs, path,
+            maxDepth=max_depth,
+            showHidden=args.get("showHidden"),
+            dirsOnly=args.get("dirsOnly"),
+            exclude=args.get("exclude") or None,
+            extension=args.get("extension") or None,
+            pattern=pattern,
+            respectGitignore=args.get("respectGitignore"),
+            logger=getattr(workspace, "logger", None),
+        )
+        limit = workspace.tool_config(LIST_FILES).get("maxOutputTokens")
+        output = apply_token_limit(f"{result.tree}\n\n{result.summary}",
+                                   DEFAULT_MAX_OUTPUT_TOKENS if limit is None else limit, keep="start")
+    except Exception as exc:
+        span.error(exc)
+        raise
+    span.end({"success": True}, {"resultCount": result.fileCount})
+    return output
 
 
 TOOL = Tool(LIST_FILES, DESCRIPTION, INPUT_SCHEMA, execute)

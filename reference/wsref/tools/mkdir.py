@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..errors import WorkspaceReadOnlyError
 from .helpers import emit_workspace_metadata
+from .tracing import start_workspace_span
 from .base import Tool, ToolContext
 
 MKDIR = "mastra_workspace_mkdir"
@@ -26,9 +27,16 @@ def execute(args: dict, ctx: ToolContext) -> str:
     fs = ctx.workspace.require_filesystem()
     emit_workspace_metadata(ctx, MKDIR)
     path = args["path"]
-    if fs.readOnly:
-        raise WorkspaceReadOnlyError("mkdir")
-    fs.mkdir(path, recursive=args.get("recursive", True))
+    span = start_workspace_span(ctx, ctx.workspace, "filesystem", "mkdir",
+                                {"path": path, "recursive": args.get("recursive")}, {"filesystemProvider": fs.provider})
+    try:
+        if fs.readOnly:
+            raise WorkspaceReadOnlyError("mkdir")
+        fs.mkdir(path, recursive=args.get("recursive", True))
+    except Exception as exc:
+        span.error(exc)
+        raise
+    span.end({"success": True})
     return f"Created directory {path}"
 
 

@@ -8,10 +8,10 @@ from ..errors import JsError
 from ..filesystem.fs_utils import is_text_like
 from ..line_utils import extract_lines, extract_lines_from_file, format_with_line_numbers
 from .helpers import emit_workspace_metadata
+from .tracing import start_workspace_span
 from .base import Tool, ToolContext
 from .media import media_result, media_to_model_output
 from .output_helpers import apply_token_limit
-from .tracing import start_workspace_span
 
 READ_FILE = "mastra_workspace_read_file"
 MAX_SAFE_INTEGER = 9007199254740991  # zod's int() bound, which the JSON Schema carries
@@ -75,14 +75,11 @@ def media_check(config):
 def execute(args: dict, ctx: ToolContext):
     fs = ctx.workspace.require_filesystem()
     emit_workspace_metadata(ctx, READ_FILE)
-    path = args["path"]
-    encoding = args.get("encoding")
-    offset, limit = args.get("offset"), args.get("limit")
     span = start_workspace_span(ctx, ctx.workspace, "filesystem", "readFile",
-                                {"path": path, "encoding": encoding, "offset": offset, "limit": limit},
+                                {k: args.get(k) for k in ("path", "encoding", "offset", "limit")},
                                 {"filesystemProvider": fs.provider})
     try:
-        output, transferred = _read(fs, args, path, encoding, offset, limit, ctx)
+        output, transferred = _read(args, ctx, fs)
     except Exception as exc:
         span.error(exc)
         raise
@@ -90,8 +87,11 @@ def execute(args: dict, ctx: ToolContext):
     return output
 
 
-def _read(fs, args, path, encoding, offset, limit, ctx):
-    """The output and the bytes it transferred (0 for a metadata-only answer)."""
+def _read(args: dict, ctx: ToolContext, fs):
+    """The output and the bytes it carries (0 for a metadata-only answer), for the span."""
+    path = args["path"]
+    encoding = args.get("encoding")
+    offset, limit = args.get("offset"), args.get("limit")
     stat = fs.stat(path)
     config = ctx.workspace.tool_config(READ_FILE)
     if media_check(config.get("mediaTypes"))(stat.mimeType):

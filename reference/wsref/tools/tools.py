@@ -128,6 +128,7 @@ class BoundTool:
         self.agent_context: dict = {}  # in an agent run: the stream's writer and the run's abortSignal
         self.writer = None  # the context's writer for the call in progress: takes each chunk (set by the caller)
         self.abort_signal = None  # the call's abortSignal (an AbortSignal), if any (set by the caller)
+        self.tracing = None  # {"tracing" | "tracingContext": {"currentSpan": span}} for the call, if any
         self.request_context = request_context
         self.settings = settings or {}
         self.name = name
@@ -201,6 +202,7 @@ class BoundTool:
             ctx.extra["writer"] = self.writer
         if self.abort_signal is not None:
             ctx.extra["abortSignal"] = self.abort_signal
+        ctx.extra.update(self.tracing or {})  # the parent span tools/tracing.py starts child spans from
         if mode is None or fs is None:
             return self._validated(args, ctx)
         scope = read_scope(fs)

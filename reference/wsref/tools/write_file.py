@@ -4,6 +4,8 @@ from __future__ import annotations
 from ..errors import WorkspaceReadOnlyError
 from ..filesystem.local_filesystem import LocalFilesystem, js_utf8
 from .helpers import emit_workspace_metadata
+from .tracing import start_workspace_span
+from ..js.strings import js_length
 from .base import Tool, ToolContext
 
 WRITE_FILE = "mastra_workspace_write_file"
@@ -35,6 +37,20 @@ def execute(args: dict, ctx: ToolContext) -> str:
     fs = ctx.workspace.require_filesystem()
     emit_workspace_metadata(ctx, WRITE_FILE)
     path, content = args["path"], args["content"]
+    span = start_workspace_span(ctx, ctx.workspace, "filesystem", "writeFile",
+                                {"path": path, "overwrite": args.get("overwrite"), "contentLength": js_length(content)},
+                                {"filesystemProvider": fs.provider})
+    try:
+        size = _write(fs, path, content, args, ctx)
+    except Exception as exc:
+        span.error(exc)
+        raise
+    span.end({"success": True}, {"bytesTransferred": size})
+    return f"Wrote {size} bytes to {path}"
+
+
+def _write(fs, path, content, args: dict, ctx: ToolContext) -> int:
+    """Writes the file; the UTF-8 byte count the message and the span report."""
     if fs.readOnly:
         raise WorkspaceReadOnlyError("write_file")
     if isinstance(fs, LocalFilesystem) and isinstance(content, str):
@@ -44,8 +60,7 @@ def execute(args: dict, ctx: ToolContext) -> str:
     # The read tracker (write mode) hands over the mtime recorded at the last read, if any.
     fs.write_file(path, content, overwrite=args.get("overwrite"), expectedMtime=ctx.extra.get("expected_mtime"))
     # No LSP manager in this reference, so no diagnostics are appended.
-    size = len(content) if isinstance(content, bytes) else utf8_byte_length(content)
-    return f"Wrote {size} bytes to {path}"
+    return len(content) if isinstance(content, bytes) else utf8_byte_length(content)
 
 
 TOOL = Tool(WRITE_FILE, DESCRIPTION, INPUT_SCHEMA, execute)

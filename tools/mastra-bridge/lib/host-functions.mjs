@@ -3,8 +3,30 @@
 // on the request context or the call's arguments. They are turned into real functions here.
 
 import { LocalFilesystem, LocalSandbox } from '@mastra/core/workspace';
-import { contextValue, contextValueFn, filesystemResolver, sandboxResolver } from './host-providers.mjs';
+import { contextValue, contextValueFn, filesystemResolver, plainContext, sandboxResolver } from './host-providers.mjs';
 import { Fault, isPlainObject, toWire } from './wire.mjs';
+
+/**
+ * A sandbox lifecycle hook (onStart, onStop, onDestroy): logs {hook: label, sandboxId, status,
+ * outcome}, waits delayMs (awaited by the sandbox), runs `run` through the sandbox it was handed and
+ * logs {hook: label + '.ran', exitCode, stdout}, logs {hook: label + '.done'}; the first `failTimes`
+ * calls then throw new Error(message).
+ */
+function lifecycleHook(spec, session, where) {
+  const label = spec.label ?? where;
+  let calls = 0;
+  return async args => {
+    calls += 1;
+    session.hookLog.push({ hook: label, sandboxId: args?.sandbox?.id, status: args?.sandbox?.status, outcome: args?.outcome });
+    if (spec.delayMs) await new Promise(resolve => setTimeout(resolve, Math.min(Number(spec.delayMs) || 0, 10000)));
+    if (typeof spec.run === 'string') {
+      const result = await args.sandbox.executeCommand(spec.run);
+      session.hookLog.push({ hook: `${label}.ran`, exitCode: result.exitCode, stdout: result.stdout });
+    }
+    session.hookLog.push({ hook: `${label}.done` });
+    if (calls <= (Number(spec.failTimes) || 0)) throw new Error(spec.message ?? `${label} failed`);
+  };
+}
 
 /** The function a spec names. `where` is the config key it sits under: the hook name in the log. */
 export function hostFunction(spec, session, where) {
@@ -48,10 +70,39 @@ export function hostFunction(spec, session, where) {
     if (kind === 'contextEquals') return ({ requestContext }) => contextValue(requestContext, spec.key) === spec.value;
     if (kind === 'argStartsWith') return ({ args }) => typeof args?.[spec.arg] === 'string' && args[spec.arg].startsWith(spec.prefix);
     if (kind === 'mergeEnv') return env => ({ ...env, ...spec.env });
+    if (kind === 'omitEnv') return env => Object.fromEntries(Object.entries(env).filter(([k]) => !spec.keys.includes(k)));
     if (kind === 'startsWith') return value => typeof value === 'string' && value.startsWith(spec.prefix);
-    if (kind === 'contextValue') return contextValueFn(spec);
+    if (kind === 'contextValue') {
+      const fn = contextValueFn(spec);
+      if (spec.log !== true) return fn;
+      // `log`: each call logs whether it got a request context, and which
+      return (arg = {}) => {
+        session.hookLog.push(arg.requestContext === undefined ? { hook: where, requestContext: null }
+          : { hook: where, requestContext: plainContext(arg.requestContext) });
+        return fn(arg);
+      };
+    }
     if (kind === 'appendItems') return prev => [...prev, ...spec.items];
     if (kind === 'async') return async () => spec.value;
+    if (kind === 'lifecycleHook') return lifecycleHook(spec, session, where);
+    if (kind === 'classRef') {
+      // the provider class itself (not an instance): the mistake Workspace guards against
+      const classes = { LocalFilesystem, LocalSandbox };
+      if (!classes[spec.class]) throw new Fault(`classRef.class must be LocalFilesystem or LocalSandbox`);
+      return classes[spec.class];
+    }
+    if (kind === 'composeStart') {
+      // setOnStart's updater: logs whether it was handed a previous hook, then returns a hook that
+      // runs the previous one first (previous: "before") or ignores it (previous: "ignore").
+      const hook = lifecycleHook(spec.hook ?? {}, session, spec.hook?.label ?? 'onStart');
+      return previous => {
+        session.hookLog.push({ hook: 'setOnStart', hadPrevious: typeof previous === 'function' });
+        return async args => {
+          if (spec.previous === 'before' && previous) await previous(args);
+          await hook(args);
+        };
+      };
+    }
     if (kind === 'extendInstructions') {
       return ({ defaultInstructions, requestContext }) => defaultInstructions + spec.text + (spec.key === undefined ? ''
         : requestContext === undefined ? '(no requestContext)' : String(contextValue(requestContext, spec.key)));

@@ -27,16 +27,21 @@ function below(root, requestContext, key) {
 
 /** `{"$fn": "filesystemResolver", "options"?: {...}, "basePathKey"?: K}` */
 export function filesystemResolver(spec, session, LocalFilesystem) {
-  return ({ requestContext }) => {
+  return asyncIf(spec, ({ requestContext }) => {
     session.hookLog.push({ hook: 'filesystemResolver', requestContext: plainContext(requestContext) });
     return new LocalFilesystem({ basePath: below(session.root, requestContext, spec.basePathKey), ...(spec.options ?? {}) });
-  };
+  });
+}
+
+/** `"async": true`: the resolver returns a Promise of its provider. */
+function asyncIf(spec, resolve) {
+  return spec.async === true ? async context => resolve(context) : resolve;
 }
 
 /** `{"$fn": "sandboxResolver", "options"?: {...}, "workingDirectoryKey"?: K}` */
 export function sandboxResolver(spec, session, LocalSandbox) {
   const memo = new Map(); // with `memoize: true`: one sandbox per working directory
-  return ({ requestContext }) => {
+  return asyncIf(spec, ({ requestContext }) => {
     session.hookLog.push({ hook: 'sandboxResolver', requestContext: plainContext(requestContext) });
     const { foregroundOnly, ...options } = spec.options ?? {};
     const workingDirectory = below(session.root, requestContext, spec.workingDirectoryKey);
@@ -50,10 +55,11 @@ export function sandboxResolver(spec, session, LocalSandbox) {
     session.resolvedSandboxes.push(sandbox);
     if (spec.memoize === true) memo.set(workingDirectory, sandbox);
     return sandbox;
-  };
+  });
 }
 
 /** `{"$fn": "contextValue", "key": K}`: `({requestContext}) => requestContext.get(K)`. */
 export function contextValueFn(spec) {
-  return ({ requestContext }) => contextValue(requestContext, spec.key);
+  // `default`: the value when the context is missing or has no such key
+  return ({ requestContext } = {}) => contextValue(requestContext, spec.key) ?? spec.default;
 }

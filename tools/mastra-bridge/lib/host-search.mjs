@@ -5,9 +5,16 @@
 // embedder that counts the letters a-z. Both write what a case may check to the session's hook
 // log. The reference implementation builds the same two objects with the same arithmetic.
 
-/** `{"$store": "memory"}`: an in-memory MastraVector. */
-export function memoryVectorStore(log) {
+/**
+ * `{"$store": "memory"}`: an in-memory MastraVector. Options: `logWrites` logs every createIndex
+ * call ({hook: "vectorStore.createIndexCall"}) and upsert ({hook: "vectorStore.upsert", indexName,
+ * ids}); `createIndexThrows: n` makes the first n createIndex calls throw after creating the index (an
+ * index that already exists); `upsertFails: n` makes the first n upserts throw before writing.
+ */
+export function memoryVectorStore(log, options = {}) {
   const indexes = new Map();
+  let createIndexCalls = 0;
+  let upsertCalls = 0;
   const matches = (meta, filter) => {
     if (!filter) return true;
     for (const [key, cond] of Object.entries(filter)) {
@@ -28,11 +35,18 @@ export function memoryVectorStore(log) {
   };
   return {
     async createIndex({ indexName, dimension }) {
-      if (indexes.has(indexName)) return;
-      indexes.set(indexName, new Map());
-      log.push({ hook: 'vectorStore.createIndex', indexName, dimension });
+      createIndexCalls += 1;
+      if (options.logWrites) log.push({ hook: 'vectorStore.createIndexCall', indexName, dimension });
+      if (!indexes.has(indexName)) {
+        indexes.set(indexName, new Map());
+        log.push({ hook: 'vectorStore.createIndex', indexName, dimension });
+      }
+      if (createIndexCalls <= (Number(options.createIndexThrows) || 0)) throw new Error(`Index ${indexName} already exists`);
     },
     async upsert({ indexName, vectors, metadata, ids }) {
+      upsertCalls += 1;
+      if (options.logWrites) log.push({ hook: 'vectorStore.upsert', indexName, ids: [...ids] });
+      if (upsertCalls <= (Number(options.upsertFails) || 0)) throw new Error('upsert failed');
       const entries = index(indexName);
       ids.forEach((id, i) => {
         entries.delete(id);

@@ -134,8 +134,11 @@ export function withNative(fs, spec, session) {
   return fs;
 }
 
-/** A logger that logs info, warn and error calls to the hook log; debug and trace are dropped. */
-export function recordingLogger(session) {
+/**
+ * A logger that logs info, warn and error calls to the hook log; debug too when `withDebug`
+ * (`workspace.logger: "recordDebug"`); trace is dropped.
+ */
+export function recordingLogger(session, withDebug = false) {
   const record = level => (message, data) => {
     const entry = { hook: `logger.${level}`, message: String(message) };
     if (data !== undefined) entry.data = toWire(data);
@@ -144,7 +147,7 @@ export function recordingLogger(session) {
   const drop = () => {};
   return {
     info: record('info'), warn: record('warn'), error: record('error'),
-    debug: drop, trace: drop,
-    child: () => recordingLogger(session),
+    debug: withDebug ? record('debug') : drop, trace: drop,
+    child: () => recordingLogger(session, withDebug),
   };
 }

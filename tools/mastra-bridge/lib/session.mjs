@@ -12,9 +12,15 @@ import { hostFunction, isHostFunction, withHostFunctions } from './host-function
 import { log } from './log.mjs';
 import { withNative, recordingLogger } from './native-fs.mjs';
 import { runAgent } from './agent.mjs';
+import { recordingSpan } from './tracing.mjs';
 import { upload, clear } from './mirror.mjs';
 import { provider } from './provider.mjs';
-import { Fault, isPlainObject, needString, toWire, fromWire, errorResult, valueResult } from './wire.mjs';
+import { Fault, isPlainObject, needString, toWire, fromWire, errorResult, errorDetails, valueResult } from './wire.mjs';
+
+// Extension (capability error_details): an error Result with `details` when the request asks.
+function failure(err, params) {
+  return params.errorDetails === true ? { ...errorResult(err), details: errorDetails(err) } : errorResult(err);
+}
 
 const sessions = new Map();
 let nextSession = 1;
@@ -169,7 +175,7 @@ export async function opOpen(params) {
     // Host search objects (spec/protocol.md): an in-memory vector store and a letter-count embedder.
     if (ws.vectorStore !== undefined) {
       if (ws.vectorStore?.$store !== 'memory') throw new Fault('workspace.vectorStore must be {"$store": "memory"}');
-      config.vectorStore = HostSearch.memoryVectorStore(pending.hookLog);
+      config.vectorStore = HostSearch.memoryVectorStore(pending.hookLog, ws.vectorStore);
     }
     if (ws.embedder !== undefined) {
       if (ws.embedder?.$embedder !== 'letters') throw new Fault('workspace.embedder must be {"$embedder": "letters", ...}');
@@ -195,8 +201,10 @@ export async function opOpen(params) {
     }
     pending.workspace = workspace;
     if (ws.logger !== undefined) {
-      if (ws.logger !== 'record') throw new Fault('workspace.logger must be "record"');
-      workspace.__setLogger(recordingLogger(pending));
+      if (ws.logger !== 'record' && ws.logger !== 'recordDebug') {
+        throw new Fault('workspace.logger must be "record" or "recordDebug"');
+      }
+      workspace.__setLogger(recordingLogger(pending, ws.logger === 'recordDebug'));
     }
     // One tool set per session: like one agent run, the read tracker and write lock are shared by
     // every call of the session (until a `retool`).
@@ -258,7 +266,18 @@ export async function opCall(params) {
   // Extension (capability tool_writer): a writer whose chunks come back with the Result, in order.
   const chunks = params.writer === true ? [] : null;
   const writer = chunks ? { custom: async chunk => { chunks.push(toWire(chunk)); } } : undefined;
-  const withChunks = result => (chunks ? { ...result, chunks } : result);
+  // Extension (capability tool_tracing): a recording parent span at context.tracing.currentSpan (or
+  // context.tracingContext.currentSpan); the child spans the tool started come back as `spans`.
+  const tracing = params.tracing;
+  if (tracing !== undefined && tracing !== 'tracing' && tracing !== 'tracingContext') {
+    throw new Fault(`params.tracing must be "tracing" or "tracingContext", not ${JSON.stringify(tracing)}`);
+  }
+  if (tracing && via === 'agent') throw new Fault('params.tracing is for via "execute" only');
+  const spans = tracing ? [] : null;
+  const withChunks = result => {
+    const withWriter = chunks ? { ...result, chunks } : result;
+    return spans ? { ...withWriter, spans: toWire(spans) } : withWriter;
+  };
   // Extension (capability call_request_context): this call's own request context.
   const callContext = isPlainObject(params.requestContext) ? params.requestContext : session.requestContext;
   let output;
@@ -285,9 +304,8 @@ export async function opCall(params) {
         agent: { agentId: 'wsconf', toolCallId, messages: [] },
       };
       if (params.agentContext === false) delete context.agent; // no agent context: no toolCallId
-      // Extension (capability tool_tracing): a recording current span; the tool's child spans log.
-      if (params.tracing === true) context.tracingContext = { currentSpan: recordingSpan(session.hookLog) };
       if (writer) context.writer = writer;
+      if (spans) context[tracing] = { currentSpan: recordingSpan(spans) };
       // Extension (capability call_abort): the call's abortSignal fires n ms after the call starts,
       // also when the call has returned by then (as an agent run's signal outlives one tool call).
       if (typeof params.abortAfterMs === 'number') {
@@ -298,29 +316,9 @@ export async function opCall(params) {
       output = await tool.execute(args, context);
     }
   } catch (err) {
-    return withChunks(errorResult(err));
+    return withChunks(failure(err, params));
   }
   return withChunks(await valueResult(output, tool));
-}
-
-/**
- * Capability tool_tracing: a span whose createChildSpan logs {hook: "span.start", type, name, input,
- * attributes}; the child's end() logs "span.end" {name, output, attributes}, error() "span.error"
- * {name, error (the message), attributes}.
- */
-function recordingSpan(hookLog, name) {
-  return {
-    createChildSpan(options) {
-      hookLog.push({ hook: 'span.start', type: options.type, name: options.name, input: toWire(options.input), attributes: toWire(options.attributes) });
-      return recordingSpan(hookLog, options.name);
-    },
-    end(options) {
-      hookLog.push({ hook: 'span.end', name, output: toWire(options?.output), attributes: toWire(options?.attributes) });
-    },
-    error(options) {
-      hookLog.push({ hook: 'span.error', name, error: String(options?.error?.message ?? options?.error), attributes: toWire(options?.attributes) });
-    },
-  };
 }
 
 // Extension (capability approval_fn): the tool's needsApprovalFn (set when requireApproval is a
@@ -364,7 +362,7 @@ export async function opFs(params) {
   try {
     output = await fn.apply(fs, fromWire(args));
   } catch (err) {
-    return errorResult(err);
+    return failure(err, params);
   }
   return valueResult(output, null);
 }
@@ -397,7 +395,7 @@ export async function opWorkspace(params) {
     output = typeof target === 'function' ? await target.apply(owner, callArgs) : target;
   } catch (err) {
     if (err instanceof Fault) throw err;
-    return errorResult(err);
+    return failure(err, params);
   }
   // Capability instance_identity: which object the answer is, not its (private) fields.
   if (params.identity === true) return { kind: 'value', value: instanceLabel(session, output), model: null };

@@ -89,6 +89,27 @@ export function errorResult(err) {
   return { kind: 'error', message: String(err), code: null, name: null };
 }
 
+/**
+ * Extension (capability error_details): what an error is beyond message, code and name: the
+ * constructor names along its prototype chain (its class up to Error), and its own enumerable
+ * properties other than name, message, stack and code (path, operation, expectedMtime ...).
+ */
+export function errorDetails(err) {
+  const classes = [];
+  for (let proto = Object.getPrototypeOf(err ?? {}); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    const name = proto.constructor?.name;
+    if (name) classes.push(name);
+  }
+  const fields = {};
+  if (err !== null && typeof err === 'object') {
+    for (const [key, value] of Object.entries(err)) {
+      if (['name', 'message', 'stack', 'code'].includes(key) || value === undefined) continue;
+      fields[key] = toWire(value);
+    }
+  }
+  return { classes, fields };
+}
+
 function isMedia(v) {
   return v !== null && typeof v === 'object' && v.__workspaceMedia === true;
 }

@@ -46,6 +46,7 @@ export const capabilities = [
   'sandbox_mounts',
   'published_skills',
   'tool_tracing',
+  'error_details',
   'agent_threads',
   // bwrap isolation can only be checked where bwrap is installed; where it is not, the refusal can.
   ...(bwrapInstalled() ? ['isolation_bwrap'] : ['bwrap_absent']),
