@@ -21,7 +21,7 @@ _ENCODED = set('"#<>?`{}%\\ ')
 def to_file_uri(fs_path: str) -> str:
     """pathToFileURL(fsPath).toString() for a POSIX path."""
     out = []
-    for ch in os.path.abspath(fs_path) if not fs_path.startswith("/") else fs_path:
+    for ch in os.path.abspath(fs_path):  # path.resolve first
         if ord(ch) < 0x21 or ord(ch) >= 0x7F or ch in _ENCODED:
             out.append("".join(f"%{b:02X}" for b in ch.encode("utf-8", "surrogatepass")))
         else:
@@ -159,6 +159,8 @@ class LSPClient:
         message = {"id": request_id, "method": method}
         if params is not None:
             message["params"] = params
+        # A server that has exited is not noticed here: the request runs into its deadline, as
+        # upstream's does (its reader stream ends, the pending request stays).
         self._send(message)
         if not event.wait(timeout_ms / 1000):
             with self._lock:
