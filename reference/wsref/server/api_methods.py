@@ -29,6 +29,8 @@ def _without_undefined(value):
 
 API_METHODS = {
     "getPathContext": lambda s: s.workspace.get_path_context(),
+    # undefined without a manager; with one, only its public root (upstream's object shows private
+    # fields, which no case pins: cases ask `lsp` with identity, or `lsp.root`)
     "lsp": lambda s: None if s.workspace.lsp is None else {"root": s.workspace.lsp.root},
     "skills.addSkill": lambda s, path: s.workspace.skills.add_skill(path),
     "skills.removeSkill": lambda s, name: s.workspace.skills.remove_skill(name),
