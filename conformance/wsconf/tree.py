@@ -20,9 +20,11 @@ from pathlib import Path
 
 from .leaks import Tokens, new_token
 from .placeholders import substitute
+from .resources import data_path
 
 CANARY_TEXT = b"wsconf canary: nothing may change this file\n"
 SECRET = ".wsconf-secret"        # the token file in outside/, HOME and TMPDIR
+FIXTURES = data_path("spec") / "fixtures"  # {{fixtures}}: programs a case runs (the LSP server)
 HASHED = 64 * 1024 * 1024        # a bigger file outside is fingerprinted by size and mtime only
 _run: dict = {}
 
@@ -72,7 +74,8 @@ class CaseTree:
 
     @property
     def values(self) -> dict[str, str]:
-        return {"root": str(self.root), "outside": str(self.outside), "home": str(self.home)}
+        return {"root": str(self.root), "outside": str(self.outside), "home": str(self.home),
+                "fixtures": str(FIXTURES)}
 
     def lay_out(self, setup: dict) -> None:
         setup = substitute(setup or {}, self.values)

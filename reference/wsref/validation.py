@@ -124,6 +124,8 @@ def _issues(value, spec: dict) -> list[str]:
             high = None if high == MAX_SAFE_INTEGER else high
         if low is not None and value < low:
             out.append(f"Too small: expected number to be >={_num(low)}")
+        if option.get("exclusiveMinimum") is not None and value <= option["exclusiveMinimum"]:  # .positive()
+            out.append(f"Too small: expected number to be >{_num(option['exclusiveMinimum'])}")
         if high is not None and value > high:
             out.append(f"Too big: expected number to be <={_num(high)}")
         return out

@@ -13,6 +13,7 @@ tool call or method call that needs it.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from datetime import datetime, timezone
 
@@ -78,7 +79,7 @@ class Workspace(ProviderAccess):
     def __init__(self, filesystem=None, sandbox=None, tools: dict | None = None,
                  id: str | None = None, name: str | None = None, bm25=None, autoIndexPaths=None,
                  skills=None, skillSource=None, searchIndexName=None, operationTimeout=None, vectorStore=None,
-                 embedder=None, instructions=None, sandboxCacheKey=None, mounts=None, onMount=None):
+                 embedder=None, instructions=None, sandboxCacheKey=None, mounts=None, onMount=None, lsp=None):
         self.id = id or time_random_id("ws")  # generateId()
         self.name = name or f"workspace-{self.id[:8]}"
         self.createdAt = _now()
@@ -122,8 +123,34 @@ class Workspace(ProviderAccess):
                 vector = {"vectorStore": vectorStore, "embedder": embedder,
                           "indexName": self._index_name(searchIndexName)}
             self._search_engine = SearchEngine(bm25=_parse_bm25(bm25) if bm25 else None, vector=vector)
+        self.lsp = self._make_lsp(lsp)
         if filesystem is None and sandbox is None and not self._has_skills_config():  # a resolver counts
             raise WorkspaceError("Workspace requires at least a filesystem, sandbox, or skills", "NO_PROVIDERS")
+
+    def _make_lsp(self, config):
+        """The LSP manager, when `lsp` is set and a static sandbox has a process manager (else a
+        warning and none). Its default root: the config's, else the project root above
+        process.cwd(), else process.cwd()."""
+        if config is None or config is False or config == 0 or config == "":  # JS: `if (config.lsp)`
+            return None
+        processes = getattr(self.sandbox, "processes", None)
+        if self._sandbox_resolver is not None:
+            warning = ("lsp: true is incompatible with a dynamic sandbox resolver — LSP needs a process manager at "
+                       "construction time, but the sandbox is resolved per request. LSP disabled.")
+        elif self.sandbox is None:
+            warning = "lsp: true requires a sandbox with a process manager. No sandbox configured — LSP disabled."
+        elif processes is None:
+            warning = (f'lsp: true requires a sandbox with a process manager. Sandbox '
+                       f'"{getattr(self.sandbox, "name", None) or "unknown"}" does not provide one — LSP disabled.')
+        else:
+            from .lsp import LSPManager, find_project_root
+            options = {} if config is True else config
+            root = options.get("root")
+            if root is None:
+                root = find_project_root(os.getcwd()) or os.getcwd()
+            return LSPManager(processes, root, options, self.filesystem)
+        print(f'[Workspace "{self.name}"] {warning}', file=sys.stderr)  # console.warn
+        return None
 
     def _set_up_mounts(self, mounts: dict, on_mount, filesystem) -> None:
         """The mounts become a CompositeFilesystem, and pending mounts of a static sandbox."""
@@ -390,9 +417,11 @@ class Workspace(ProviderAccess):
             raise
 
     def stop(self) -> None:
-        """Stops the sandbox (LocalSandbox kills its background processes); not a teardown."""
+        """Stops the sandbox (LocalSandbox kills its background processes); not a teardown. The
+        LSP clients go first (they need their processes to say shutdown and exit); the manager stays."""
         if self._teardown_started or self._status == "destroyed":
             return
+        self._shutdown_lsp()
         if self.sandbox is not None and hasattr(self.sandbox, "stop"):
             self.sandbox.stop()
 
@@ -402,6 +431,8 @@ class Workspace(ProviderAccess):
         self._teardown_started = True
         self._status = "destroying"
         try:
+            self._shutdown_lsp()
+            self.lsp = None
             if self.sandbox is not None and hasattr(self.sandbox, "destroy"):
                 self.sandbox.destroy()
             if self.filesystem is not None:
@@ -416,6 +447,13 @@ class Workspace(ProviderAccess):
             if self._search_engine is not None:
                 self._search_engine.clear()
             self._skills = None
+
+    def _shutdown_lsp(self) -> None:
+        if self.lsp is not None:
+            try:
+                self.lsp.shutdown_all()
+            except Exception:
+                pass  # LSP shutdown errors are non-blocking
 
     # -- information ----------------------------------------------------------------------------
 

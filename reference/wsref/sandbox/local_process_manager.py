@@ -1,7 +1,8 @@
 """LocalProcessManager (upstream `sandbox/local-process-manager.ts`): spawn, list, get and kill.
 
 A process is `/bin/sh -c <command>` (or the isolation wrapper's argv) in its own session, so the
-whole tree can be signalled through its process group. stdin is closed at spawn, stdout and stderr
+whole tree can be signalled through its process group. stdin is closed at spawn (or a pipe, for
+an LSP server: `stdin_mode="pipe"`), stdout and stderr
 are pipes read by two threads; the process counts as finished when it has exited *and* both pipes
 are closed (Node's `close` event), so a grandchild that keeps a pipe open keeps it running.
 """
@@ -39,7 +40,9 @@ class LocalProcessManager:
 
     def spawn(self, command: str, cwd: str | None = None, timeout_ms: float | None = None,
               env: dict | None = None, max_retained: float = DEFAULT_MAX_RETAINED_BYTES,
-              on_stdout=None, on_stderr=None, abort_signal=None) -> ProcessHandle:
+              on_stdout=None, on_stderr=None, abort_signal=None, stdin_mode: str = "ignore") -> ProcessHandle:
+        """stdin_mode "ignore" closes stdin at spawn (the tools' commands: a stdin reader sees EOF);
+        "pipe" keeps it writable (upstream's default for spawn: an LSP client drives its server)."""
         validate_max_retained_bytes(max_retained)  # before the sandbox starts
         self.sandbox.ensure_running()
         overlay = self.sandbox.get_env()
@@ -59,7 +62,7 @@ class LocalProcessManager:
                 execa_errors.invalid_arg_value("file", file, "must be a string without null bytes"),
                 file, args, resolved_cwd))
         try:
-            popen = subprocess.Popen(argv, cwd=resolved_cwd, env=child_env, stdin=subprocess.DEVNULL,
+            popen = subprocess.Popen(argv, cwd=resolved_cwd, env=child_env, stdin=subprocess.PIPE if stdin_mode == "pipe" else subprocess.DEVNULL,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
         except OSError as exc:
             import errno as _errno

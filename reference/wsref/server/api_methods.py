@@ -29,10 +29,12 @@ def _without_undefined(value):
 
 API_METHODS = {
     "getPathContext": lambda s: s.workspace.get_path_context(),
-    "lsp": lambda s: None,
+    # undefined without a manager; with one, only its public root (upstream's object shows private
+    # fields, which no case pins: cases ask `lsp` with identity, or `lsp.root`)
+    "lsp": lambda s: None if s.workspace.lsp is None else {"root": s.workspace.lsp.root},
     "skills.addSkill": lambda s, path: s.workspace.skills.add_skill(path),
     "skills.removeSkill": lambda s, name: s.workspace.skills.remove_skill(name),
-    "skills.registerLocationAlias": lambda s, location, path: s.workspace.skills.register_location_alias(location, path),  # no `lsp` option through the protocol: undefined
+    "skills.registerLocationAlias": lambda s, location, path: s.workspace.skills.register_location_alias(location, path),
     "sandbox.id": lambda s: _sandbox(s).id,
     "sandbox.name": lambda s: _sandbox(s).name,
     "sandbox.isolation": lambda s: _sandbox(s).isolation,

@@ -28,12 +28,12 @@ CAPABILITIES = (
     "foreground_sandbox", "coding_agent", "mastra_registry", "tool_writer", "call_request_context", "call_abort",
     "approval_fn", "instance_identity", "shared_request_context", "process_cwd",
     "sandbox_mounts", "published_skills", "tool_tracing", "error_details",
-    "agent_threads",
+    "agent_threads", "lsp",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
 WORKSPACE_OPTIONS = ("bm25", "autoIndexPaths", "skills", "skillSource", "searchIndexName", "operationTimeout",
-                     "instructions", "sandboxCacheKey")
+                     "instructions", "sandboxCacheKey", "lsp")
 
 
 def result_of(output, model=None) -> dict:
@@ -514,7 +514,7 @@ WORKSPACE_METHODS = {
     "sandbox.setEnv": lambda s, update: _sandbox(s).set_env(update),
     "mastra.shutdown": lambda s: _mastra_shutdown(s),
     "mastra.removeWorkspace": lambda s, id, options=None: _mastra_remove(s, id, options),
-    "lsp": lambda s: None,  # wsref has no LSP manager (neither has createCodingAgent()'s default workspace)
+    "lsp.root": lambda s: s.workspace.lsp.root,
     "sandbox.processes.list": lambda s: [_defined(p) for p in _sandbox(s).processes.list()],
 }
 WORKSPACE_METHODS.update(API_METHODS)  # LocalSandbox as an API: server/api_methods.py
@@ -525,6 +525,7 @@ INSTANCE_METHODS = {
     "sandbox": lambda s: s.workspace.sandbox,
     "resolveFilesystem": lambda s, opts=None: s.workspace.resolve_filesystem(opts),
     "resolveSandbox": lambda s, opts=None: s.workspace.resolve_sandbox(opts),
+    "lsp": lambda s: s.workspace.lsp,
 }
 
 

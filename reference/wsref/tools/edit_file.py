@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..errors import WorkspaceReadOnlyError
-from .helpers import emit_workspace_metadata
+from .helpers import emit_workspace_metadata, get_edit_diagnostics_text
 from .tracing import start_workspace_span
 from .write_file import utf8_byte_length
 from .base import Tool, ToolContext
@@ -145,8 +145,10 @@ def execute(args: dict, ctx: ToolContext) -> str:
         span.error(exc)
         raise
     plural = "" if replacements == 1 else "s"
+    output = f"Replaced {replacements} occurrence{plural} in {path}{ranges}"
+    output += get_edit_diagnostics_text(ctx.workspace, path, result)  # never throws
     span.end({"success": True}, {"bytesTransferred": utf8_byte_length(result)})
-    return f"Replaced {replacements} occurrence{plural} in {path}{ranges}"
+    return output
 
 
 TOOL = Tool(EDIT_FILE, DESCRIPTION, INPUT_SCHEMA, execute)

@@ -30,3 +30,54 @@ def emit_workspace_metadata(ctx: ToolContext, tool_name: str) -> None:
 def defined(value: dict) -> dict:
     """A chunk's data as JSON shows it: an undefined (None) property is left out."""
     return {k: v for k, v in value.items() if v is not None}
+
+
+DIAGNOSTICS_TIMEOUT_MS = 10_000
+MAX_DIAGNOSTICS_CHARS = 2000  # ~500 tokens
+SEVERITY_LABELS = (("error", "Errors"), ("warning", "Warnings"), ("info", "Info"), ("hint", "Hints"))
+
+
+def get_edit_diagnostics_text(workspace, file_path: str, content: str) -> str:
+    """getEditDiagnosticsText: what write_file and edit_file append when the workspace has an LSP
+    manager: "\\n\\nLSP Diagnostics:" and, per severity that has any, its label and one
+    "  line:character - message [source]" row each (deduplicated), cut near 2000 characters.
+    Any failure, no client, no diagnostics, or 10 s without an answer: nothing."""
+    import concurrent.futures
+    import posixpath
+    try:
+        manager = getattr(workspace, "lsp", None)
+        if manager is None:
+            return ""
+        fs = workspace.filesystem
+        resolve = getattr(fs, "resolve_absolute_path", None) if fs is not None else None
+        absolute = resolve(file_path) if resolve is not None else None
+        if absolute is None:
+            absolute = posixpath.normpath(posixpath.join(manager.root, file_path.lstrip("/")))
+        # The 10 s race: the manager's own deadlines end the work that is left behind.
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+        try:
+            diagnostics = pool.submit(manager.get_diagnostics, absolute, content).result(DIAGNOSTICS_TIMEOUT_MS / 1000)
+        finally:
+            pool.shutdown(wait=False)
+        if not diagnostics:  # None: no client; []: nothing to report
+            return ""
+        seen, groups = set(), {severity: [] for severity, _ in SEVERITY_LABELS}
+        for d in diagnostics:
+            key = (d["severity"], d["line"], d["character"], d["message"])
+            if key not in seen:
+                seen.add(key)
+                groups[d["severity"]].append(d)
+        lines = ["\n\nLSP Diagnostics:"]
+        for severity, label in SEVERITY_LABELS:
+            if groups[severity]:
+                lines.append(f"{label}:")
+                for d in groups[severity]:
+                    source = f" [{d['source']}]" if d.get("source") else ""
+                    lines.append(f"  {d['line']}:{d['character']} - {d['message']}{source}")
+        result = "\n".join(lines)
+        if len(result) > MAX_DIAGNOSTICS_CHARS:
+            cutoff = result.rfind("\n", 0, MAX_DIAGNOSTICS_CHARS + 1)
+            result = result[:cutoff if cutoff > 0 else MAX_DIAGNOSTICS_CHARS] + "\n  ... (truncated)"
+        return result
+    except Exception:
+        return ""

@@ -29,6 +29,7 @@ from .mkdir import TOOL as mkdir_tool
 from .read_file import read_file_tool
 from .search import search_tool_for
 from .write_file import TOOL as write_file_tool
+from .lsp_inspect import TOOL as lsp_inspect_tool
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,8 @@ def create_workspace_tools(workspace, request_context: dict | None = None,
         slots += [(slot, "sandbox") for slot in sandbox_slots(workspace.sandbox)]
     elif workspace.has_sandbox_config():  # a resolver: every sandbox tool, capabilities checked per call
         slots += [(slot, "sandbox") for slot in resolver_sandbox_slots()]
+    if getattr(workspace, "lsp", None) is not None:  # only with an LSP manager
+        slots.append((Slot(lsp_inspect_tool), "filesystem"))
     for slot, target in slots:
         if not workspace.tool_enabled(slot.tool.id, request_context):
             continue

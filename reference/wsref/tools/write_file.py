@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..errors import WorkspaceReadOnlyError
 from ..filesystem.local_filesystem import LocalFilesystem, js_utf8
-from .helpers import emit_workspace_metadata
+from .helpers import emit_workspace_metadata, get_edit_diagnostics_text
 from .tracing import start_workspace_span
 from ..js.strings import js_length
 from .base import Tool, ToolContext
@@ -45,8 +45,9 @@ def execute(args: dict, ctx: ToolContext) -> str:
     except Exception as exc:
         span.error(exc)
         raise
+    output = f"Wrote {size} bytes to {path}" + get_edit_diagnostics_text(ctx.workspace, path, content)  # never throws
     span.end({"success": True}, {"bytesTransferred": size})
-    return f"Wrote {size} bytes to {path}"
+    return output
 
 
 def _write(fs, path, content, args: dict, ctx: ToolContext) -> int:
@@ -59,7 +60,6 @@ def _write(fs, path, content, args: dict, ctx: ToolContext) -> int:
         content = js_utf8(content)
     # The read tracker (write mode) hands over the mtime recorded at the last read, if any.
     fs.write_file(path, content, overwrite=args.get("overwrite"), expectedMtime=ctx.extra.get("expected_mtime"))
-    # No LSP manager in this reference, so no diagnostics are appended.
     return len(content) if isinstance(content, bytes) else utf8_byte_length(content)
 
 

@@ -73,6 +73,8 @@ export function missingCapabilities() {
   if (!has('LocalSandbox')) missing.push('sandbox', 'processes');
   // The optional native walk()/grep() of a filesystem came with UnsupportedGrepPatternError (1.67.0).
   if (!has('UnsupportedGrepPatternError')) missing.push('native_fs');
+  // The Workspace's LSP manager needs these two optional packages (upstream lsp/client.ts isLSPAvailable).
+  if (!installedVersion('vscode-jsonrpc') || !installedVersion('vscode-languageserver-protocol')) missing.push('lsp');
   return missing;
 }
 

@@ -161,7 +161,7 @@ export async function opOpen(params) {
     if (typeof ws.id === 'string') config.id = ws.id;
     if (typeof ws.name === 'string') config.name = ws.name;
     // Search, skills and timeout options (spec/protocol.md `open`), as given; stopwords as a Set.
-    for (const key of ['bm25', 'autoIndexPaths', 'skills', 'searchIndexName', 'operationTimeout']) {
+    for (const key of ['bm25', 'autoIndexPaths', 'skills', 'searchIndexName', 'operationTimeout', 'lsp']) {
       if (ws[key] !== undefined) config[key] = ws[key];
     }
     if (isHostFunction(ws.skills)) config.skills = hostFunction(ws.skills, pending, 'skills');

@@ -35,6 +35,7 @@ export const capabilities = [
   'vector',
   'skills',
   'native_fs',
+  'lsp', // the LSP manager spawns its servers through the LocalSandbox's process manager
   'agent_loop',
   'foreground_sandbox',
   'coding_agent',

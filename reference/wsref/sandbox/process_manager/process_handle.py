@@ -215,6 +215,18 @@ class ProcessHandle:
                 "stdoutTruncated": self._stdout.dropped > 0, "stderrTruncated": self._stderr.dropped > 0,
                 "stdoutDroppedBytes": self._stdout.dropped, "stderrDroppedBytes": self._stderr.dropped}
 
+    def write(self, data: bytes) -> None:
+        """Write to stdin (the handle's `writer`; spawned with stdin_mode "pipe"). A process that
+        has gone away makes it a no-op, as the upstream LSP client swallows write errors."""
+        stdin = self.popen.stdin
+        if stdin is None:
+            raise OSError(f"Process {self.pid} does not have stdin available")
+        try:
+            stdin.write(data)
+            stdin.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            pass
+
     def kill(self) -> bool:
         """SIGKILL to the whole process group; False when the process had already finished."""
         if self.exit_code is not None:
