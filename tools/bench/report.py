@@ -259,4 +259,10 @@ and once more against the example port from the installed wheel; those children 
 time. The checks that no process outlives a run are made on the reference's and the upstream's
 whole-suite runs (each child in a TMPDIR of its own) rather than on further runs of the sandbox
 cases. `--dist worksteal` keeps both workers busy to the end; every child loads the spec from the
-cache."""
+cache. The installed-wheel tests build the wheel without build isolation and install it with
+`--no-deps` into a venv that sees this one's dependencies (their requirements checked against the
+wheel's metadata): nothing is downloaded, and their set-up takes seconds rather than the minute and
+a half a fresh resolve took. What is left is CPU: the command's CPU time over two cores is its floor
+on an idle machine, and the whole-suite children hold most of it; each is the one test of what it
+checks (an implementation's whole conformance, its leftover processes, its servers stopped), so
+none is dropped or shortened."""
