@@ -130,6 +130,8 @@ def document(data: dict, workloads_table: str, command: str) -> str:
             cpu = _median([x["cpu"] - (x["bridge_cpu"] or 0) for x in xs])
             out.append(f"| {key} | {_s(_median([x['seconds'] for x in xs]))} | {_s(cpu)} | "
                        f"{_s(bridge) if bridge is not None else '—'} | {len(xs)} | {xs[-1]['outcome']} |")
+        failed = [(key, case, message) for key, xs in runs.items() for x in xs
+                  for case, message in (x.get("failed") or {}).items()]
         for mode in ("serial", "-n 2"):
             r = _ratio({k: [x["seconds"] for x in v] for k, v in runs.items()}, f"reference {mode}", f"mastra {mode}")
             if r:
@@ -137,6 +139,10 @@ def document(data: dict, workloads_table: str, command: str) -> str:
         out += ["", "CPU, bridge: the bridge processes' own CPU time (user + system, the commands they run included), "
                 "recorded around each by `tools/bench/cputime.py`; CPU, harness and workers: the rest of the run's "
                 "CPU (pytest, xdist workers, the cases' trees and judging).", ""]
+        if failed:
+            out += ["Cases that failed in these runs (the message's start):", ""]
+            out += [f"- {key}: `{case}`: {' '.join(message.split())[:300]}" for key, case, message in failed]
+            out += [""]
         out += _scaling(suite, mach.get("nproc", "2"))
     if tc:
         out += ["## The test command", "", f"`pytest -n 2 --dist worksteal tests` (what `make test` runs after "
