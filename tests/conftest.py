@@ -93,7 +93,9 @@ def pytest_collection_modifyitems(config, items):
     each worker a contiguous share of the collection and steals from its end), dealt longest first onto
     the share with the least so far: the longest work starts at once instead of ending the command with
     one worker busy and one idle. The seconds only order them; a stale figure costs balance, not a result."""
-    workers = getattr(config.option, "numprocesses", None)
+    # xdist's workers collect (and this hook orders) with numprocesses None: their count is in workerinput
+    workers = (config.workerinput["workercount"] if hasattr(config, "workerinput")
+               else getattr(config.option, "numprocesses", None))
     if not isinstance(workers, int) or workers < 2:
         return
     long = [item for item in items if item.get_closest_marker(LONG)]
