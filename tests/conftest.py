@@ -78,3 +78,42 @@ def mini_spec(tmp_path: Path):
         shutil.copy(SPEC / name, root / name)
     shutil.copytree(SPEC / "schema", root / "schema")
     return root
+
+
+LONG = "long_running"
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", f"{LONG}(seconds): a test of a minute or more (a whole-suite run in a child), "
+                                       "with its time as measured once: under -n the long ones start first")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under -n N the long tests lead the N shares of tests xdist hands out first (--dist worksteal gives
+    each worker a contiguous share of the collection and steals from its end), dealt longest first onto
+    the share with the least so far: the longest work starts at once instead of ending the command with
+    one worker busy and one idle. The seconds only order them; a stale figure costs balance, not a result."""
+    # xdist's workers collect (and this hook orders) with numprocesses None: their count is in workerinput
+    workers = (config.workerinput["workercount"] if hasattr(config, "workerinput")
+               else getattr(config.option, "numprocesses", None))
+    if not isinstance(workers, int) or workers < 2:
+        return
+    long = [item for item in items if item.get_closest_marker(LONG)]
+    if not long:
+        return
+    rest = [item for item in items if not item.get_closest_marker(LONG)]
+    shares, left = [], len(items)
+    for i in range(workers):  # the sizes xdist's first distribution gives
+        shares.append(left // (workers - i))
+        left -= shares[-1]
+    heads, loads = [[] for _ in range(workers)], [0.0] * workers
+    for item in sorted(long, key=lambda item: -item.get_closest_marker(LONG).args[0]):
+        i = loads.index(min(loads))
+        heads[i].append(item)
+        loads[i] += item.get_closest_marker(LONG).args[0]
+    ordered = []
+    for head, size in zip(heads, shares):
+        take = max(0, size - len(head))
+        ordered += head + rest[:take]
+        rest = rest[take:]
+    items[:] = ordered + rest

@@ -60,6 +60,7 @@ def test_quick_bench_reference_and_grep_floor():
 
 
 @pytest.mark.skipif(bridge_missing_reason() is not None, reason=bridge_missing_reason() or "")
+@pytest.mark.long_running(120)
 def test_quick_bench_against_the_upstream():
     """The same with @mastra/core inside (tools/bench/inside.mjs) and through the bridge: every
     workload gives the same output in every implementation."""

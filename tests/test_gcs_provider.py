@@ -30,6 +30,7 @@ def gcs_missing_reason() -> str | None:
 
 
 @pytest.mark.skipif(gcs_missing_reason() is not None, reason=gcs_missing_reason() or "")
+@pytest.mark.long_running(115)
 def test_the_gcs_provider_has_no_unexpected_results(tmp_path):
     # about 30 s on an idle 2-core machine; the limit leaves room for a busy one
     check_whole_suite(tmp_path, "mastra-gcs", "@mastra/gcs", marker=MARKER, timeout=600)

@@ -181,6 +181,43 @@ def test_processes_left_after_close_are_reported_killed_and_fail_the_case(mode, 
     assert [pid for pid in pids() if alive(pid)] == []
 
 
+def test_the_new_pids_scan_finds_what_the_whole_scan_finds():
+    """reaper.started_since (the pids handed out since a mark) against reading every process: a
+    child, an orphan come back to this subreaper, the child of a process older than the mark, a
+    setsid'd one; and no answer (the whole scan instead) once the mark is older than the window."""
+    import dataclasses
+    import subprocess
+    import time
+    assert reaper.become_subreaper()
+    older = subprocess.Popen(["sh", "-c", "read go; sleep 30 & sleep 30"], stdin=subprocess.PIPE)
+    time.sleep(0.2)
+    mark = reaper.mark()
+    try:
+        def both():
+            whole = sorted(p.pid for p in reaper.descendants().values() if p.start >= mark.ticks)
+            fast = reaper.started_since(mark)
+            return whole, None if fast is None else sorted(fast)
+        assert both() == ([], [])
+        child = subprocess.Popen(["sleep", "30"])
+        subprocess.run(["sh", "-c", "sleep 30 & exit 0"], check=True)   # its orphan comes back here
+        older.stdin.write(b"go\n")
+        older.stdin.flush()
+        subprocess.run(["setsid", "-f", "sleep", "30"], check=True)
+        deadline = time.monotonic() + 0.6
+        while time.monotonic() < deadline and len(both()[0]) < 5:
+            time.sleep(0.02)
+        whole, fast = both()
+        assert child.pid in whole and len(whole) >= 5   # sleep, the orphan, older's two, setsid's
+        assert fast == whole
+        assert reaper.started_since(dataclasses.replace(mark, at=time.monotonic() - 2)) is None
+        assert reaper.started_since(dataclasses.replace(mark, last_pid=None)) is None
+    finally:
+        older.kill()
+        older.wait()
+        reaper.kill([p for p in reaper.descendants().values() if p.start >= mark.ticks])
+        reaper.reap(mark.ticks, set())
+
+
 def test_a_case_may_name_the_process_it_leaves_on_purpose(pids):
     results = three_cases("stray_group", bad={"leaves_running": ["sleep"]})
     assert outcomes(results) == around(PASSED, "")

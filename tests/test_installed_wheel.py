@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -22,23 +23,63 @@ def _run(argv, cwd, timeout=600, env=None):
     return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
 
 
+def seeded_venv(venv: Path) -> None:
+    """A venv whose dependencies are this one's (a .pth naming this interpreter's site-packages), so
+    the wheel installs with --no-deps, offline and in seconds. This venv's own wsconf is an editable
+    finder that a plain path line does not run: `import wsconf` can only find the wheel's copy."""
+    made = _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], venv.parent)
+    assert made.returncode == 0, made.stderr
+    purelib = _run([str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                   venv.parent).stdout.strip()
+    Path(purelib, "_wsconf_test_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """(wsconf executable, a working folder outside the checkout)."""
     base = tmp_path_factory.mktemp("wheel")
     wheels = base / "dist"
-    built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(REPO)], base)
+    # --no-build-isolation: the build backend (setuptools>=77, the dev extra) is this venv's, not downloaded
+    built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(wheels),
+                  str(REPO)], base)
     assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-3000:]
     (wheel,) = wheels.glob("wsconf-*.whl")
     venv = base / "venv"
-    made = _run([sys.executable, "-m", "venv", str(venv)], base)
-    assert made.returncode == 0, made.stderr
-    pip = _run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)], base, timeout=900)
+    seeded_venv(venv)
+    pip = _run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "-q", "--no-deps",
+                "--no-index", str(wheel)], base, timeout=900)
     assert pip.returncode == 0, pip.stdout[-2000:] + pip.stderr[-3000:]
+    # the wheel's own requirements are met by what the venv sees, and its modules are the wheel's
+    check = _run([str(venv / "bin" / "python"), "-c", CHECK_INSTALL], base)
+    assert check.returncode == 0 and check.stdout == "", check.stdout[-2000:] + check.stderr[-3000:]
     work = base / "elsewhere"
     work.mkdir()
     assert not work.is_relative_to(REPO)
     return venv / "bin" / "wsconf", work
+
+
+CHECK_INSTALL = """
+import importlib.metadata as md, sys, sysconfig, wsconf, wsref
+from packaging.requirements import Requirement
+site = sysconfig.get_paths()["purelib"]
+for module in (wsconf, wsref):
+    if not module.__file__.startswith(site + "/"):
+        print(module.__name__, "is imported from", module.__file__, "not from", site)
+dist = md.distribution("wsconf")
+if not str(dist.locate_file("")).startswith(site):
+    print("wsconf's metadata is not the wheel's:", dist.locate_file(""))
+for text in dist.requires or []:
+    req = Requirement(text)
+    if req.marker is not None and not req.marker.evaluate({"extra": ""}):
+        continue
+    try:
+        version = md.version(req.name)
+    except md.PackageNotFoundError:
+        print("missing requirement", text)
+        continue
+    if not req.specifier.contains(version, prereleases=True):
+        print("requirement", text, "not met by", version)
+"""
 
 
 def test_the_wheel_carries_the_spec(installed):
@@ -133,7 +174,7 @@ def test_a_bad_config_is_refused_with_file_line_and_key(installed):
 
 def test_the_sdist_carries_what_the_wheel_bundles(tmp_path):
     import tarfile
-    built = _run([sys.executable, "-m", "build", "--sdist", "--outdir", str(tmp_path), str(REPO)], tmp_path)
+    built = _run([sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", str(tmp_path), str(REPO)], tmp_path)
     assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
     (sdist,) = tmp_path.glob("wsconf-*.tar.gz")
     with tarfile.open(sdist) as tar:

@@ -22,6 +22,7 @@ def s3_missing_reason() -> str | None:
 
 
 @pytest.mark.skipif(s3_missing_reason() is not None, reason=s3_missing_reason() or "")
+@pytest.mark.long_running(180)
 def test_the_s3_provider_has_no_unexpected_results(tmp_path):
     check_whole_suite(tmp_path, "mastra-s3", "@mastra/s3", marker="moto", timeout=600)
 

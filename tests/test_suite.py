@@ -21,6 +21,7 @@ def failures(records):
     return "\n\n".join(f"{r['id']}: {r['message']}" for r in records if r["outcome"] in ("failed", "error", "xpass"))
 
 
+@pytest.mark.long_running(100)
 def test_every_case_passes_against_the_reference(tmp_path):
     code, records, output = run_suite(tmp_path, "reference")
     assert len(records) == len(load_spec().cases), output[-3000:]
@@ -29,6 +30,7 @@ def test_every_case_passes_against_the_reference(tmp_path):
     assert processes_left_in(tmp_path) == []
 
 
+@pytest.mark.long_running(125)
 def test_the_protocol_path_gives_the_same_outcomes(tmp_path):
     code, records, output = run_suite(tmp_path, "reference-protocol")
     assert failures(records) == ""
@@ -38,6 +40,7 @@ def test_the_protocol_path_gives_the_same_outcomes(tmp_path):
 
 
 @pytest.mark.skipif(bridge_missing_reason() is not None, reason=bridge_missing_reason() or "")
+@pytest.mark.long_running(90)
 def test_the_upstream_has_no_unexpected_results(tmp_path):
     code, records, output = run_suite(tmp_path, "mastra", "-n", "2")
     assert failures(records) == ""

@@ -82,6 +82,110 @@ def now() -> int:
     return int(time.clock_gettime(time.CLOCK_BOOTTIME) * _TICKS)
 
 
+@dataclass(frozen=True)
+class Mark:
+    """A moment to find the processes started since: the start-time clock, and the last pid the
+    kernel handed out then (None where /proc/sys/kernel/ns_last_pid cannot be read)."""
+    ticks: int
+    last_pid: int | None
+    at: float         # time.monotonic()
+
+
+def mark() -> Mark:
+    return Mark(now(), _last_pid(), time.monotonic())
+
+
+def _last_pid() -> int | None:
+    try:
+        fd = os.open("/proc/sys/kernel/ns_last_pid", os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        return int(os.read(fd, 32))
+    except (OSError, ValueError):
+        return None
+    finally:
+        os.close(fd)
+
+
+def _pid_max() -> int | None:
+    try:
+        with open("/proc/sys/kernel/pid_max", "rb") as fh:
+            return int(fh.read())
+    except (OSError, ValueError):
+        return None
+
+
+_PID_MAX = _pid_max()
+NEW_PIDS_WINDOW = 1.0   # seconds: beyond that the pid counter is not trusted not to have come round
+
+
+def started_since(since: Mark) -> dict[int, Proc] | None:
+    """The descendants of this process started since the mark, read from the pids handed out
+    since then alone (pids are given in increasing order, wrapping at pid_max), not from every
+    process on the machine; a new process whose parent is an older one is ours when that parent
+    is (an older process never becomes or stops being a descendant: orphans go up the tree, to
+    the nearest subreaper). None where that cannot be decided so: the counter unreadable, the
+    mark older than NEW_PIDS_WINDOW (the counter could have come round), or more new pids than
+    half the pid space."""
+    last = _last_pid()
+    if since.last_pid is None or last is None or _PID_MAX is None or time.monotonic() - since.at > NEW_PIDS_WINDOW:
+        return None
+    handed = (last - since.last_pid) % _PID_MAX
+    if handed == 0:
+        return {}
+    if handed > _PID_MAX // 2:
+        return None
+    new = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit() and 0 < (int(d) - since.last_pid) % _PID_MAX <= handed:
+            p = _read(d)
+            if p is not None and p.start >= since.ticks:
+                new[p.pid] = p
+    me, found = os.getpid(), {}
+
+    def ours(p: Proc, seen: int = 0) -> bool:
+        if p.pid in found:
+            return True
+        if p.ppid == me:
+            ok = True
+        elif p.ppid in new and seen < len(new):
+            ok = ours(new[p.ppid], seen + 1)
+        else:
+            ok = _older_is_ours(p.ppid, me)
+        if ok:
+            found[p.pid] = p
+        return ok
+
+    for p in list(new.values()):
+        ours(p)
+    return found
+
+
+_older: dict = {}   # (pid, start) of a process older than a mark -> whether it descends from this one
+
+
+def _older_is_ours(pid: int, me: int) -> bool:
+    """Does this process (started before the mark) descend from this one? Up its parents."""
+    chain, ok = [], False
+    while pid > 1:
+        p = _read(str(pid))
+        if p is None:
+            break
+        key = (p.pid, p.start, me)
+        if key in _older:
+            ok = _older[key]
+            break
+        chain.append(key)
+        if p.ppid == me:
+            ok = True
+            break
+        pid = p.ppid
+    for key in chain:
+        _older[key] = ok
+    return ok
+
+
 def _read(pid: str) -> Proc | None:
     # os.open/os.read: this runs for every process on the machine twice per case, and a buffered
     # file object costs more than the read itself.
@@ -119,19 +223,29 @@ def descendants(root: int | None = None) -> dict[int, Proc]:
     return found
 
 
-def leftovers(since: int, own: set[int]) -> list[Proc]:
+def leftovers(since: int | Mark, own: set[int]) -> list[Proc]:
     """Descendants started at or after `since` (ticks) that are still running, apart from `own`
     (the adapter's own processes). A process on its way out (killed by close) gets GRACE."""
     return sweep(since, own, kill_them=False)[0]
 
 
-def sweep(since: int, own: set[int], kill_them: bool = True) -> tuple[list[Proc], list[Proc]]:
+def _started(since: int | Mark) -> list[Proc]:
+    """This process's descendants started since (a Mark, or a start-clock reading in ticks)."""
+    if isinstance(since, Mark):
+        found = started_since(since)
+        if found is not None:
+            return list(found.values())
+        since = since.ticks
+    return [p for p in descendants().values() if p.start >= since]
+
+
+def sweep(since: int | Mark, own: set[int], kill_them: bool = True) -> tuple[list[Proc], list[Proc]]:
     """After a case: (the leftovers as `leftovers` finds them, what `reap` could not kill). They
     are killed and reaped unless kill_them is false. When the scan finds no process of the case
     at all, running or a zombie, there is nothing to reap and no second scan is made."""
     deadline = time.monotonic() + GRACE
     while True:
-        mine = [p for p in descendants().values() if p.start >= since and p.pid not in own]
+        mine = [p for p in _started(since) if p.pid not in own]
         left = [p for p in mine if p.running]
         if not left or time.monotonic() >= deadline:
             break
@@ -153,14 +267,14 @@ def kill(procs: list[Proc]) -> None:
             pass
 
 
-def reap(since: int, own: set[int]) -> list[Proc]:
+def reap(since: int | Mark, own: set[int]) -> list[Proc]:
     """Collect the zombies among this process's children started since `since`, except `own`
     (whose exit status a Popen still wants to read), waiting up to GRACE for killed ones to die.
     Returns what is still running then."""
     deadline = time.monotonic() + GRACE
     me = os.getpid()
     while True:
-        mine = [p for p in descendants().values() if p.start >= since and p.pid not in own]
+        mine = [p for p in _started(since) if p.pid not in own]
         for p in mine:
             if p.ppid == me and not p.running:
                 try:

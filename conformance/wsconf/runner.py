@@ -62,7 +62,7 @@ def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = 
         return CaseResult(case.id, UNSUPPORTED, f"{adapter.name} does not implement {', '.join(lacking)}")
     started = time.monotonic()
     reaper.become_subreaper()  # orphans of the implementation come back here, to be found
-    since = reaper.now()
+    since = reaper.mark()
     tree = make_tree()
     result = CaseResult(case.id, PASSED)
     session = None
@@ -132,7 +132,7 @@ def _open(case: Case, adapter: Adapter, tree: CaseTree, home: str, workspace: di
     return session
 
 
-def _leftovers(case: Case, adapter: Adapter, since: int) -> list[str]:
+def _leftovers(case: Case, adapter: Adapter, since: reaper.Mark) -> list[str]:
     """Processes started during the case that outlive its close: killed, and a failure unless
     the case names them in `leaves_running` (then their absence is one)."""
     own = adapter.own_pids()

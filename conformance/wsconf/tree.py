@@ -15,6 +15,7 @@ import shutil
 import stat
 import tempfile
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -113,22 +114,27 @@ class _Deleter:
         self.queue: queue.Queue = queue.Queue()
         self.lock = threading.Lock()
         self.thread = None
+        self.trash: Path | None = None
 
     def remove(self, base: Path) -> None:
         trash = Path(f"{run_dir()}-trash")
-        trash.mkdir(exist_ok=True)
+        if self.trash != trash:  # made once per run folder (a forked child has its own)
+            trash.mkdir(exist_ok=True)
+            self.trash = trash
         try:
-            moved = Path(tempfile.mkdtemp(dir=trash)) / base.name
+            # the case folder's name is unique among the run folder's, so in the trash too; if it
+            # were taken there, rename fails and the folder is removed here instead
+            moved = trash / base.name
             os.rename(base, moved)
         except OSError:
-            _remove(base)  # not renameable (another filesystem): remove it here and now
+            _remove(base)  # not renameable (another filesystem, the name taken): removed here and now
             return
         with self.lock:
             if self.thread is None:
                 self.thread = threading.Thread(target=self._run, name="wsconf-tree-deleter", daemon=True)
                 self.thread.start()
                 atexit.register(lambda: (self.queue.join(), _remove(trash)))
-        self.queue.put(moved.parent)
+        self.queue.put(moved)
 
     def _run(self) -> None:
         while True:
@@ -166,6 +172,13 @@ def _print(path: str) -> str:
     head = f"file:{mode}:{st.st_mtime_ns}:{st.st_size}:"
     if st.st_size > HASHED:
         return head
+    # Every write, truncation or utime sets the ctime to the (coarse) clock, and nothing else sets
+    # it: a file whose inode, size, mtime and a ctime older than a second are as when it was
+    # hashed holds the same bytes (HOME's and TMPDIR's tokens, hashed twice for every case).
+    key = (path, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    known = _digests.get(key)
+    if known is not None:
+        return head + known
     digest = hashlib.sha256()
     try:
         with open(path, "rb") as fh:
@@ -173,7 +186,14 @@ def _print(path: str) -> str:
                 digest.update(chunk)
     except OSError as exc:
         return head + f"unreadable:{exc.errno}"
+    if time.time_ns() - st.st_ctime_ns > 1_000_000_000:  # a write in the same clock tick: no
+        if len(_digests) > 4096:
+            _digests.clear()
+        _digests[key] = digest.hexdigest()
     return head + digest.hexdigest()
+
+
+_digests: dict = {}   # (path, device, inode, size, mtime, ctime) -> sha256 of a file outside the root
 
 
 def _lay_tree(top: Path, spec: dict) -> None:

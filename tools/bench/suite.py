@@ -59,6 +59,7 @@ def run_suite(adapter: str, workers: int | None, tools=(), scratch: Path | None 
         path.unlink(missing_ok=True)
     return {"seconds": seconds, "cpu": cpu, "bridge_cpu": bridge, "outcome": lines[-1] if lines else "?",
             "ok": proc.returncode == 0, "durations": {r["id"]: r["duration"] for r in records},
+            "failed": {r["id"]: (r.get("message") or "")[:300] for r in records if r["outcome"] in ("failed", "error")},
             "tools": {r["id"]: r["tool"] for r in records}}
 
 
@@ -74,6 +75,8 @@ def suite_phase(rounds: int, upstream: bool, log) -> dict:
             runs.setdefault(key, []).append(res)
             share = "" if res["bridge_cpu"] is None else f", bridge CPU {res['bridge_cpu']:.1f} s"
             log(f"  suite {key}: {res['seconds']:.1f} s, CPU {res['cpu']:.1f} s{share} ({res['outcome']})")
+            for case, message in res["failed"].items():
+                log(f"    {case}: {message}")
     scaling = {}
     for workers in (1, 2, 4):
         res = run_suite("reference", workers)
