@@ -78,7 +78,8 @@ class Workspace(ProviderAccess):
     def __init__(self, filesystem=None, sandbox=None, tools: dict | None = None,
                  id: str | None = None, name: str | None = None, bm25=None, autoIndexPaths=None,
                  skills=None, skillSource=None, searchIndexName=None, operationTimeout=None, vectorStore=None,
-                 embedder=None, instructions=None, sandboxCacheKey=None, mounts=None, onMount=None):
+                 embedder=None, instructions=None, sandboxCacheKey=None, mounts=None, onMount=None,
+                 checkSkillFileMtime=None):
         self.id = id or time_random_id("ws")  # generateId()
         self.name = name or f"workspace-{self.id[:8]}"
         self.createdAt = _now()
@@ -111,6 +112,7 @@ class Workspace(ProviderAccess):
         self.auto_index_paths = autoIndexPaths
         self.skills_config = skills
         self.skill_source = skillSource  # a source, or {basePath}: a LocalSkillSource
+        self.check_skill_file_mtime = bool(checkSkillFileMtime)  # maybeRefresh also stats each SKILL.md
         self.operation_timeout = operationTimeout  # stored, as upstream, and never applied
         self._skills = None
         if vectorStore and not embedder:
@@ -288,7 +290,8 @@ class Workspace(ProviderAccess):
                       else LocalSkillSource(**self.skill_source) if self.skill_source is not None
                       else self.filesystem if self.filesystem is not None else LocalSkillSource())
             self._skills = WorkspaceSkills(source, self.skills_config, self._search_engine,
-                                           self._assert_search_writable)
+                                           self._assert_search_writable,
+                                           check_skill_file_mtime=self.check_skill_file_mtime)
         return self._skills
 
     def _assert_search_writable(self) -> None:

@@ -9,6 +9,7 @@ import threading
 
 from .. import __version__
 from ..errors import js_name
+from ..js import date
 from .api_methods import API_METHODS, _sandbox
 from ..filesystem.local_filesystem import LocalFilesystem
 from ..sandbox import LocalSandbox
@@ -28,12 +29,12 @@ CAPABILITIES = (
     "foreground_sandbox", "coding_agent", "mastra_registry", "tool_writer", "call_request_context", "call_abort",
     "approval_fn", "instance_identity", "shared_request_context", "process_cwd",
     "sandbox_mounts", "published_skills", "tool_tracing", "error_details",
-    "agent_threads",
+    "agent_threads", "clock_control",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
 WORKSPACE_OPTIONS = ("bm25", "autoIndexPaths", "skills", "skillSource", "searchIndexName", "operationTimeout",
-                     "instructions", "sandboxCacheKey")
+                     "instructions", "sandboxCacheKey", "checkSkillFileMtime")
 
 
 def result_of(output, model=None) -> dict:
@@ -399,6 +400,7 @@ class Session:
                     sandbox.destroy()
                 except Exception:
                     pass
+            date.reset()  # capability clock_control: the next session starts on the real clock
 
 
 def _published_skill_source(root: str, spec: dict):
@@ -513,6 +515,7 @@ WORKSPACE_METHODS = {
     "sandbox.getInstructions": lambda s: _sandbox(s).get_instructions(),
     "sandbox.setEnv": lambda s, update: _sandbox(s).set_env(update),
     "mastra.shutdown": lambda s: _mastra_shutdown(s),
+    "clock.advance": lambda s, ms: _clock_advance(ms),
     "mastra.removeWorkspace": lambda s, id, options=None: _mastra_remove(s, id, options),
     "lsp": lambda s: None,  # wsref has no LSP manager (neither has createCodingAgent()'s default workspace)
     "sandbox.processes.list": lambda s: [_defined(p) for p in _sandbox(s).processes.list()],
@@ -534,6 +537,13 @@ _tool_calls = iter(range(1, 1 << 62))
 def _next_tool_call_id() -> str:
     """The call's toolCallId, numbered per process as the bridge numbers them (wsconf-call-<n>)."""
     return f"wsconf-call-{next(_tool_calls)}"
+
+
+def _clock_advance(ms) -> None:
+    """Capability clock_control: Date.now() reads ms later from now on (until the session closes)."""
+    if not isinstance(ms, int) or isinstance(ms, bool) or ms < 0:
+        raise ValueError("clock.advance takes a non-negative whole number of milliseconds")
+    date.advance(ms)
 
 
 def _mastra_shutdown(s):

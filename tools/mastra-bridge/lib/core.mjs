@@ -89,5 +89,6 @@ export const CORE_CAPABILITIES = [
   'concurrent_calls',
   'call_abort',
   'approval_fn',
+  'clock_control',
   ...(AST_EDIT ? ['ast_edit'] : []),
 ];

@@ -13,6 +13,7 @@ import { log } from './log.mjs';
 import { withNative, recordingLogger } from './native-fs.mjs';
 import { runAgent } from './agent.mjs';
 import { recordingSpan } from './tracing.mjs';
+import { advanceClock, resetClock } from './clock.mjs';
 import { upload, clear } from './mirror.mjs';
 import { provider } from './provider.mjs';
 import { Fault, isPlainObject, needString, toWire, fromWire, errorResult, errorDetails, valueResult } from './wire.mjs';
@@ -161,7 +162,7 @@ export async function opOpen(params) {
     if (typeof ws.id === 'string') config.id = ws.id;
     if (typeof ws.name === 'string') config.name = ws.name;
     // Search, skills and timeout options (spec/protocol.md `open`), as given; stopwords as a Set.
-    for (const key of ['bm25', 'autoIndexPaths', 'skills', 'searchIndexName', 'operationTimeout']) {
+    for (const key of ['bm25', 'autoIndexPaths', 'skills', 'searchIndexName', 'operationTimeout', 'checkSkillFileMtime']) {
       if (ws[key] !== undefined) config[key] = ws[key];
     }
     if (isHostFunction(ws.skills)) config.skills = hostFunction(ws.skills, pending, 'skills');
@@ -379,6 +380,10 @@ export async function opWorkspace(params) {
   setHome(session);
   let owner = null;
   let target = session.workspace;
+  if (path.join('.') === 'clock.advance') {
+    advanceClock(args[0]);
+    return valueResult(undefined, null);
+  }
   if (path[0] === 'mastra') {
     // Capability mastra_registry: a Mastra instance the workspace is registered with (built on first use).
     session.mastra ??= new Mastra({ workspace: session.workspace, logger: false });
@@ -454,6 +459,7 @@ export async function opHookLog(params) {
 
 async function destroySession(session) {
   sessions.delete(session.id);
+  resetClock();
   await inSessionProcess(session, () => destroyProviders(session));
 }
 
