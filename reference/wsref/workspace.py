@@ -124,7 +124,9 @@ class Workspace(ProviderAccess):
                 vector = {"vectorStore": vectorStore, "embedder": embedder,
                           "indexName": self._index_name(searchIndexName)}
             self._search_engine = SearchEngine(bm25=_parse_bm25(bm25) if bm25 else None, vector=vector)
-        if filesystem is None and sandbox is None and not self._has_skills_config():  # a resolver counts
+        # The composite filesystem of mounts counts (upstream checks this._fs, after the mounts)
+        if self.filesystem is None and self._filesystem_resolver is None and sandbox is None \
+                and not self._has_skills_config():  # a resolver counts
             raise WorkspaceError("Workspace requires at least a filesystem, sandbox, or skills", "NO_PROVIDERS")
 
     def _set_up_mounts(self, mounts: dict, on_mount, filesystem) -> None:

@@ -29,6 +29,7 @@ def _without_undefined(value):
 
 API_METHODS = {
     "getPathContext": lambda s: s.workspace.get_path_context(),
+    "filesystem.mountPaths": lambda s: s.workspace.filesystem.mount_paths,  # a CompositeFilesystem's
     "lsp": lambda s: None,
     "skills.addSkill": lambda s, path: s.workspace.skills.add_skill(path),
     "skills.removeSkill": lambda s, name: s.workspace.skills.remove_skill(name),
