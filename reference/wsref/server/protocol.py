@@ -286,9 +286,12 @@ class Session:
             bound.tool_call_id = call_id if agentContext else None
             bound.writer = chunks.append if chunks is not None else None
             bound.tracing = {tracing: {"currentSpan": RecordingSpan(spans)}} if tracing else None
-            # capability call_request_context: this call's own request context
-            # (a new object per call, as the bridge builds a RequestContext per call)
-            bound.request_context = dict(requestContext if requestContext is not None else self.request_context)
+            # capability call_request_context: this call's own request context (a new object per call,
+            # as the bridge builds a RequestContext per call), or with shared_request_context the
+            # session's named one, the same object as in `workspace` arguments
+            given = requestContext if requestContext is not None else self.request_context
+            bound.request_context = (self._named_contexts(given) if isinstance(given.get("$requestContext"), str)
+                                     else dict(given))
             bound.abort_signal = None
             if abortAfterMs is not None:  # capability call_abort: the call's abortSignal fires n ms after
                 import threading          # the call starts, also when the call has returned by then

@@ -280,7 +280,11 @@ export async function opCall(params) {
     return spans ? { ...withWriter, spans: toWire(spans) } : withWriter;
   };
   // Extension (capability call_request_context): this call's own request context.
+  // With shared_request_context, `{"$requestContext": NAME}` is the session's RequestContext of that
+  // name, the very object `workspace` arguments name (what the workspace memoises resolution on).
   const callContext = isPlainObject(params.requestContext) ? params.requestContext : session.requestContext;
+  const named = typeof callContext.$requestContext === 'string' ? withNamedContexts(callContext, session) : null;
+  const requestContextOf = () => named ?? new RequestContext(Object.entries(callContext));
   let output;
   try {
     if (via === 'agent') {
@@ -289,7 +293,7 @@ export async function opCall(params) {
       const core = makeCoreTool(tool, {
         name: toolName,
         description: tool.description,
-        requestContext: new RequestContext(Object.entries(callContext)),
+        requestContext: requestContextOf(),
         workspace: session.workspace,
         agentName: 'wsconf',
         runId: 'wsconf',
@@ -300,7 +304,7 @@ export async function opCall(params) {
       // The context is what the agent loop's builder hands a tool (agent branch), minus the
       // model/stream parts (no writer, so no workspace-metadata chunks are emitted).
       const context = {
-        requestContext: new RequestContext(Object.entries(callContext)),
+        requestContext: requestContextOf(),
         workspace: session.workspace,
         agent: { agentId: 'wsconf', toolCallId, messages: [] },
       };
