@@ -6,9 +6,11 @@ For static `skills` paths (plain paths and globs) on the workspace's own filesys
 and search (through the workspace's BM25 engine when there is one, else plain substring matching).
 Parsing is in schemas.py, the three tools the agent adds in tools.py.
 
-A skill path function is called with an empty context. Not followed: the request-scoped views
-upstream builds for path functions and resolver-backed filesystems (their own search namespace,
-left out of workspace.search), a custom skillSource, and gray-matter's YAML dialect beyond what
+A skill path function is called with an empty context for the workspace's own catalog; the skill
+and skill_read tools read the request-scoped view of their call's context (getScoped: one catalog per
+path set the function gives). Not followed: that view's own search namespace (the scoped views have
+no search engine here, so skill_search stays on the workspace's catalog), the views for
+resolver-backed filesystems, a custom skillSource, and gray-matter's YAML dialect beyond what
 PyYAML reads alike. The staleness check of maybeRefresh is followed: folder (and, with
 checkSkillFileMtime, SKILL.md) mtimes against the time of the last discovery, at most every 30 s
 by `Date.now()` (js/date.py).
@@ -103,6 +105,21 @@ class WorkspaceSkills:
         self._last_discovery_time = 0  # Date.now() when a discovery (or addSkill/removeSkill) ended
         self._glob_dir_cache: dict[str, list[str]] = {}  # glob path -> the folders the staleness check stats
         self._glob_resolve_times: dict[str, int] = {}
+        self._scoped_by_paths: dict[str, "WorkspaceSkills"] = {}  # getScoped's views, by sorted path set
+
+    def get_scoped(self, request_context=None) -> "WorkspaceSkills":
+        """getScoped: static paths are this catalog; a paths function gives, for the request context,
+        the catalog of the paths it returns (one per path set, kept)."""
+        if not callable(self.paths):
+            return self
+        paths = self._resolve_paths({"requestContext": request_context} if request_context is not None else None)
+        key = "\n".join(sorted(paths))
+        scoped = self._scoped_by_paths.get(key)
+        if scoped is None:
+            scoped = WorkspaceSkills(self.source, paths, None, self.assert_available,
+                                     check_skill_file_mtime=self.check_skill_file_mtime)
+            self._scoped_by_paths[key] = scoped
+        return scoped
 
     # discovery
 
