@@ -90,5 +90,6 @@ export const CORE_CAPABILITIES = [
   'call_abort',
   'approval_fn',
   'clock_control',
+  'process_handles',
   ...(AST_EDIT ? ['ast_edit'] : []),
 ];

@@ -14,6 +14,7 @@ import { withNative, recordingLogger } from './native-fs.mjs';
 import { runAgent } from './agent.mjs';
 import { recordingSpan } from './tracing.mjs';
 import { advanceClock, resetClock } from './clock.mjs';
+import { processOp } from './process-handles.mjs';
 import { upload, clear } from './mirror.mjs';
 import { provider } from './provider.mjs';
 import { Fault, isPlainObject, needString, toWire, fromWire, errorResult, errorDetails, valueResult } from './wire.mjs';
@@ -387,6 +388,16 @@ export async function opWorkspace(params) {
   if (path.join('.') === 'clock.advance') {
     advanceClock(args[0]);
     return valueResult(undefined, null);
+  }
+  if (path[0] === 'process') {
+    let output;
+    try {
+      output = await processOp(session, path.slice(1).join('.'), fromWire(args));
+    } catch (err) {
+      if (err instanceof Fault) throw err;
+      return failure(err, params);
+    }
+    return valueResult(output, null);
   }
   if (path[0] === 'mastra') {
     // Capability mastra_registry: a Mastra instance the workspace is registered with (built on first use).
