@@ -136,3 +136,21 @@ def test_cached_spec_is_the_loaded_spec_and_follows_every_change(mini_spec, tmp_
     assert [c.id for c in load_spec(mini_spec).cases] == ["read_file.t.changed"]
     (mini_spec / "cases" / "read_file" / "a.yaml").unlink()
     assert load_spec(mini_spec).cases == []
+
+
+def test_a_malformed_string_form_is_reported_with_its_path(mini_spec):
+    bad = GOOD.replace('expect: {error: "File not found: a.txt"}', 'expect: {value: {$string: [{repeat: x}]}}')
+    write(mini_spec, "a.yaml", "tool: read_file\ncases:" + bad)
+    (msg,) = messages(mini_spec)
+    assert "a.yaml" in msg and "steps[0].expect.value.$string" in msg and "repeat: <string>" in msg
+
+
+def test_the_string_form_and_repeated_content_expand_exactly():
+    from wsconf.runner import _value_matches
+    from wsconf.tree import content_bytes
+    form = {"$string": [{"repeat": "ab", "times": 3}, "end"]}
+    assert _value_matches({"out": form}, {"out": "abababend"}, {})
+    assert not _value_matches({"out": form}, {"out": "ababend"}, {})
+    assert not _value_matches(form, 7, {})
+    assert content_bytes({"prefix": "<", "repeat": "x", "times": 2, "suffix": ">"}) == b"<xx>"
+    assert content_bytes({"repeat": "x", "times": 2}) == b"xx"

@@ -159,7 +159,9 @@ def _content_lines(content, indent: str) -> list[str]:
         extra = {k: v for k, v in content.items() if k != "text"}
         return ([indent + f"({json.dumps(extra, ensure_ascii=False)})"] if extra else []) + _literal(content["text"], indent)
     if isinstance(content, dict) and "repeat" in content:
-        return [indent + f"{content['times']} times:"] + _literal(content["repeat"], indent + "  ")
+        return (_literal(content["prefix"], indent) if content.get("prefix") else []) + \
+            [indent + f"{content['times']} times:"] + _literal(content["repeat"], indent + "  ") + \
+            (_literal(content["suffix"], indent) if content.get("suffix") else [])
     return [indent + json.dumps(content, ensure_ascii=False)]  # {hex: ...} or {base64: ...}
 
 

@@ -369,7 +369,18 @@ def judge(expect: dict, actual: dict, tree: CaseTree) -> str | None:
     return None
 
 
+def expected_string(expected):
+    """`{"$string": [part, ...]}` in an expected value: the string of its parts, each a literal or
+    `{repeat, times}` (as in setup), so a case can expect a megabyte of output exactly; else None."""
+    if not (isinstance(expected, dict) and expected.keys() == {"$string"}):
+        return None
+    return "".join(part if isinstance(part, str) else part["repeat"] * part["times"] for part in expected["$string"])
+
+
 def _value_matches(expected, actual, values) -> bool:
+    whole = expected_string(expected)
+    if whole is not None:
+        return isinstance(actual, str) and whole == actual
     if isinstance(expected, str):
         if expected in ("{{int}}", "{{pid}}") and isinstance(actual, int) and not isinstance(actual, bool):
             return matches(expected, str(actual), values)  # a number that varies, e.g. memory in getInfo

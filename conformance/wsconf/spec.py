@@ -260,7 +260,25 @@ def _check_case(raw: dict, claims, capabilities, seen, rel) -> list[tuple[tuple,
             problems.append((("steps", j, "expect", "spans"), "expect.spans needs the capability tool_tracing"))
     for key_path, bad in unknown_placeholders(raw):
         problems.append((key_path, f"unknown placeholder {bad} (known: see spec/README.md)"))
+    problems.extend(_string_form_problems(raw.get("steps", []), ("steps",)))
     return problems
+
+
+def _string_form_problems(value, key_path: tuple) -> list[tuple[tuple, str]]:
+    """A `{"$string": [...]}` expected value must be a list of strings and {repeat: str, times: int}."""
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _string_form_problems(v, key_path + (i,))]
+    if not isinstance(value, dict):
+        return []
+    if "$string" not in value:
+        return [p for k, v in value.items() for p in _string_form_problems(v, key_path + (k,))]
+    parts = value["$string"]
+    good = len(value) == 1 and isinstance(parts, list) and all(
+        isinstance(p, str) or (isinstance(p, dict) and p.keys() == {"repeat", "times"} and isinstance(p["repeat"], str)
+                               and isinstance(p["times"], int) and not isinstance(p["times"], bool) and p["times"] >= 0)
+        for p in parts)
+    return [] if good else [(key_path + ("$string",), "$string takes only a list of strings and {repeat: <string>, "
+                                                      "times: <whole number>}")]
 
 
 _PAGE_WS = re.compile(r"\s+")

@@ -51,7 +51,7 @@ def _secret(path: Path, head: bytes = b"") -> str:
 
 
 def content_bytes(spec) -> bytes:
-    """A content entry of the spec (string, {text}, {hex}, {base64}, {repeat, times}) as bytes."""
+    """A content entry of the spec (string, {text}, {hex}, {base64}, {repeat, times, prefix?, suffix?}) as bytes."""
     if isinstance(spec, str):
         return spec.encode("utf-8", "surrogatepass")
     if "text" in spec:
@@ -60,7 +60,8 @@ def content_bytes(spec) -> bytes:
         return bytes.fromhex("".join(spec["hex"].split()))
     if "base64" in spec:
         return base64.b64decode(spec["base64"])
-    return (spec["repeat"] * spec["times"]).encode("utf-8", "surrogatepass")
+    text = spec.get("prefix", "") + spec["repeat"] * spec["times"] + spec.get("suffix", "")
+    return text.encode("utf-8", "surrogatepass")
 
 
 @dataclass

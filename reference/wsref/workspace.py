@@ -79,7 +79,8 @@ class Workspace(ProviderAccess):
     def __init__(self, filesystem=None, sandbox=None, tools: dict | None = None,
                  id: str | None = None, name: str | None = None, bm25=None, autoIndexPaths=None,
                  skills=None, skillSource=None, searchIndexName=None, operationTimeout=None, vectorStore=None,
-                 embedder=None, instructions=None, sandboxCacheKey=None, mounts=None, onMount=None, lsp=None):
+                 embedder=None, instructions=None, sandboxCacheKey=None, mounts=None, onMount=None, lsp=None,
+                 checkSkillFileMtime=None):
         self.id = id or time_random_id("ws")  # generateId()
         self.name = name or f"workspace-{self.id[:8]}"
         self.createdAt = _now()
@@ -112,6 +113,7 @@ class Workspace(ProviderAccess):
         self.auto_index_paths = autoIndexPaths
         self.skills_config = skills
         self.skill_source = skillSource  # a source, or {basePath}: a LocalSkillSource
+        self.check_skill_file_mtime = bool(checkSkillFileMtime)  # maybeRefresh also stats each SKILL.md
         self.operation_timeout = operationTimeout  # stored, as upstream, and never applied
         self._skills = None
         if vectorStore and not embedder:
@@ -124,7 +126,9 @@ class Workspace(ProviderAccess):
                           "indexName": self._index_name(searchIndexName)}
             self._search_engine = SearchEngine(bm25=_parse_bm25(bm25) if bm25 else None, vector=vector)
         self.lsp = self._make_lsp(lsp)
-        if filesystem is None and sandbox is None and not self._has_skills_config():  # a resolver counts
+        # The composite filesystem of mounts counts (upstream checks this._fs, after the mounts)
+        if self.filesystem is None and self._filesystem_resolver is None and sandbox is None \
+                and not self._has_skills_config():  # a resolver counts
             raise WorkspaceError("Workspace requires at least a filesystem, sandbox, or skills", "NO_PROVIDERS")
 
     def _make_lsp(self, config):
@@ -315,7 +319,8 @@ class Workspace(ProviderAccess):
                       else LocalSkillSource(**self.skill_source) if self.skill_source is not None
                       else self.filesystem if self.filesystem is not None else LocalSkillSource())
             self._skills = WorkspaceSkills(source, self.skills_config, self._search_engine,
-                                           self._assert_search_writable)
+                                           self._assert_search_writable,
+                                           check_skill_file_mtime=self.check_skill_file_mtime)
         return self._skills
 
     def _assert_search_writable(self) -> None:

@@ -1,15 +1,18 @@
 """CompositeFilesystem (upstream `filesystem/composite-filesystem.ts`): a Workspace's `mounts`.
 
 Ported: the mount table (normalised paths, no nested mounts, read-only when every mount is),
-routing a path to its mount, the lifecycle over the mounts, getInfo and the instructions. Not
-ported: the file operations routed to the mounts. The reference's tools read LocalFilesystem's own
-helpers (contained readers, path resolution), so they run on a LocalFilesystem only; the cases on
-mounts (capability sandbox_mounts) look at the sandbox's side: hooks, links, instructions.
+routing a path to its mount, the lifecycle over the mounts, getInfo, the instructions, and the
+WorkspaceFilesystem methods (each routed to its mount with the mount prefix stripped; the folders
+above the mounts are virtual; a copy or move across mounts is a read then a write). The reference's
+tools read LocalFilesystem's own helpers (contained readers, path resolution), so they run on a
+LocalFilesystem only, not over a composite.
 """
 from __future__ import annotations
 
 import time
+from datetime import datetime, timezone
 
+from ..errors import PermissionError_
 from ..js import node_path as nodepath
 from ..js.strings import to_base36
 
@@ -67,6 +70,120 @@ class CompositeFilesystem:
         fs_path = normalized[len(best[0]):]
         fs_path = "" if fs_path == "/" else fs_path[1:] if fs_path.startswith("/") else fs_path
         return best[1], fs_path, best[0]
+
+    def _virtual_entries(self, path: str):
+        """The entries of a folder above the mounts (its mount points and folders), or None."""
+        normalized = self._normalize(path)
+        if self.resolve_mount(normalized):
+            return None
+        entries: dict[str, dict] = {}
+        for mount_path, fs in self._mounts.items():
+            under = mount_path.startswith("/") if normalized == "/" else mount_path.startswith(normalized + "/")
+            if not under:
+                continue
+            remaining = mount_path[1:] if normalized == "/" else mount_path[len(normalized) + 1:]
+            name = remaining.split("/")[0]
+            if name and name not in entries:
+                entry = {"name": name, "type": "directory"}
+                if remaining == name:  # a mount point: the filesystem's metadata (undefined left out)
+                    mount = {k: getattr(fs, a, None) for k, a in (("provider", "provider"), ("icon", "icon"),
+                             ("displayName", "displayName"), ("description", "description"), ("status", "status"),
+                             ("error", "error"))}
+                    entry["mount"] = {k: v for k, v in mount.items() if v is not None}
+                entries[name] = entry
+        return list(entries.values()) or None
+
+    def _is_virtual(self, path: str) -> bool:
+        normalized = self._normalize(path)
+        if normalized == "/" and "/" not in self._mounts:
+            return True
+        return any(m.startswith(normalized + "/") for m in self._mounts)
+
+    def _routed(self, path: str, label: str = "path"):
+        resolved = self.resolve_mount(path)
+        if resolved is None:
+            raise Exception(f"No mount for {label}: {path}")
+        return resolved
+
+    @staticmethod
+    def _assert_writable(fs, path: str, operation: str) -> None:
+        if getattr(fs, "readOnly", None):
+            raise PermissionError_(path, f"{operation} (filesystem is read-only)")
+
+    # -- WorkspaceFilesystem, routed to the mounts ------------------------------------------------
+
+    def read_file(self, input_path: str, **options):
+        fs, fs_path, _ = self._routed(input_path)
+        return fs.read_file(fs_path, **options)
+
+    def write_file(self, input_path: str, content, **options) -> None:
+        fs, fs_path, _ = self._routed(input_path)
+        self._assert_writable(fs, input_path, "writeFile")
+        return fs.write_file(fs_path, content, **options)
+
+    def append_file(self, input_path: str, content) -> None:
+        fs, fs_path, _ = self._routed(input_path)
+        self._assert_writable(fs, input_path, "appendFile")
+        return fs.append_file(fs_path, content)
+
+    def delete_file(self, input_path: str, **options) -> None:
+        fs, fs_path, _ = self._routed(input_path)
+        self._assert_writable(fs, input_path, "deleteFile")
+        return fs.delete_file(fs_path, **options)
+
+    def copy_file(self, src: str, dest: str, **options) -> None:
+        src_fs, src_path, src_mount = self._routed(src, "source")
+        dest_fs, dest_path, dest_mount = self._routed(dest, "dest")
+        self._assert_writable(dest_fs, dest, "copyFile")
+        if src_mount == dest_mount:
+            return src_fs.copy_file(src_path, dest_path, **options)
+        content = src_fs.read_file(src_path)  # across mounts: read, then write
+        dest_fs.write_file(dest_path, content, overwrite=options.get("overwrite"))
+
+    def move_file(self, src: str, dest: str, **options) -> None:
+        src_fs, src_path, src_mount = self._routed(src, "source")
+        dest_fs, dest_path, dest_mount = self._routed(dest, "dest")
+        self._assert_writable(dest_fs, dest, "moveFile")
+        self._assert_writable(src_fs, src, "moveFile")  # the source is deleted
+        if src_mount == dest_mount:
+            return src_fs.move_file(src_path, dest_path, **options)
+        self.copy_file(src, dest, **options)
+        src_fs.delete_file(src_path)
+
+    def readdir(self, input_path: str, **options) -> list:
+        virtual = self._virtual_entries(input_path)
+        if virtual:
+            return virtual
+        fs, fs_path, _ = self._routed(input_path)
+        return fs.readdir(fs_path, **options)
+
+    def mkdir(self, input_path: str, **options) -> None:
+        fs, fs_path, _ = self._routed(input_path)
+        self._assert_writable(fs, input_path, "mkdir")
+        return fs.mkdir(fs_path, **options)
+
+    def rmdir(self, input_path: str, **options) -> None:
+        fs, fs_path, _ = self._routed(input_path)
+        self._assert_writable(fs, input_path, "rmdir")
+        return fs.rmdir(fs_path, **options)
+
+    def exists(self, input_path: str) -> bool:
+        if self._is_virtual(input_path):
+            return True
+        resolved = self.resolve_mount(input_path)
+        if resolved is None:
+            return False
+        return True if resolved[1] == "" else resolved[0].exists(resolved[1])  # a mount point always exists
+
+    def stat(self, input_path: str):
+        normalized = self._normalize(input_path)
+        resolved = None if self._is_virtual(input_path) else self._routed(input_path)
+        if resolved is None or resolved[1] == "":  # a virtual folder or a mount point: a folder, now
+            now = datetime.now(timezone.utc)
+            parts = [p for p in normalized.split("/") if p]
+            return {"name": parts[-1] if parts else "", "path": normalized, "type": "directory", "size": 0,
+                    "createdAt": now, "modifiedAt": now}
+        return resolved[0].stat(resolved[1])
 
     def get_filesystem_for_path(self, path: str):
         resolved = self.resolve_mount(path)

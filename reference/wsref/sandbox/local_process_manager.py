@@ -1,9 +1,9 @@
 """LocalProcessManager (upstream `sandbox/local-process-manager.ts`): spawn, list, get and kill.
 
 A process is `/bin/sh -c <command>` (or the isolation wrapper's argv) in its own session, so the
-whole tree can be signalled through its process group. stdin is closed at spawn (or a pipe, for
-an LSP server: `stdin_mode="pipe"`), stdout and stderr
-are pipes read by two threads; the process counts as finished when it has exited *and* both pipes
+whole tree can be signalled through its process group. stdin is a pipe (sendStdin, closeStdin)
+unless stdinMode is "ignore" (closed at spawn, as executeCommand and execute_command ask), stdout
+and stderr are pipes read by two threads; the process counts as finished when it has exited *and* both pipes
 are closed (Node's `close` event), so a grandchild that keeps a pipe open keeps it running.
 """
 from __future__ import annotations
@@ -40,9 +40,12 @@ class LocalProcessManager:
 
     def spawn(self, command: str, cwd: str | None = None, timeout_ms: float | None = None,
               env: dict | None = None, max_retained: float = DEFAULT_MAX_RETAINED_BYTES,
-              on_stdout=None, on_stderr=None, abort_signal=None, stdin_mode: str = "ignore") -> ProcessHandle:
-        """stdin_mode "ignore" closes stdin at spawn (the tools' commands: a stdin reader sees EOF);
-        "pipe" keeps it writable (upstream's default for spawn: an LSP client drives its server)."""
+              on_stdout=None, on_stderr=None, abort_signal=None, stdin_mode: str | None = None,
+              with_reader: bool = False) -> ProcessHandle:
+        """with_reader: the handle's reader stream is opened before any output is read (the protocol's
+        process.spawn; in Node no output can arrive before the caller's next statement). stdin_mode
+        "ignore" closes stdin at spawn (the tools' commands: a stdin reader sees EOF); otherwise it is
+        a pipe (upstream's default for spawn: sendStdin, an LSP client driving its server)."""
         validate_max_retained_bytes(max_retained)  # before the sandbox starts
         self.sandbox.ensure_running()
         overlay = self.sandbox.get_env()
@@ -62,14 +65,15 @@ class LocalProcessManager:
                 execa_errors.invalid_arg_value("file", file, "must be a string without null bytes"),
                 file, args, resolved_cwd))
         try:
-            popen = subprocess.Popen(argv, cwd=resolved_cwd, env=child_env, stdin=subprocess.PIPE if stdin_mode == "pipe" else subprocess.DEVNULL,
+            stdin = subprocess.DEVNULL if stdin_mode == "ignore" else subprocess.PIPE
+            popen = subprocess.Popen(argv, cwd=resolved_cwd, env=child_env, stdin=stdin,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
         except OSError as exc:
             import errno as _errno
             code = _errno.errorcode.get(exc.errno, "EIO")
             raise SpawnError(execa_errors.spawn_failure_message(
                 code, execa_errors.node_spawn_error(code, spawnfile), file, args, resolved_cwd)) from None
-        handle = ProcessHandle(popen, command, timeout_ms, max_retained, on_stdout, on_stderr)
+        handle = ProcessHandle(popen, command, timeout_ms, max_retained, on_stdout, on_stderr, with_reader)
         with self._lock:
             self._tracked[handle.pid] = handle
             self._dismissed.discard(handle.pid)

@@ -251,7 +251,7 @@ class LocalSandbox:
             max_retained=float("inf") if retained is None else retained,
             on_stdout=on_stdout if on_stdout is not None else _chunk_callback(options.get("onStdout")),
             on_stderr=on_stderr if on_stderr is not None else _chunk_callback(options.get("onStderr")),
-            abort_signal=abort_signal)
+            abort_signal=abort_signal, stdin_mode="ignore")
         try:
             result = handle.wait()
             self._debug("Command completed", sandbox=self.name, exitCode=result["exitCode"],

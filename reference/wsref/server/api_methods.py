@@ -27,8 +27,35 @@ def _without_undefined(value):
     return value
 
 
+def _spawn(s, command, options=None):
+    """Capability process_handles: processes.spawn with its options (stdinMode, maxRetainedBytes, cwd,
+    env, timeout); the session keeps the handle by pid, its reader stream open from the start."""
+    options = dict(options or {})
+    handle = _sandbox(s).processes.spawn(
+        command, cwd=options.get("cwd"), timeout_ms=options.get("timeout"), env=options.get("env"),
+        **({"max_retained": options["maxRetainedBytes"]} if "maxRetainedBytes" in options else {}),
+        stdin_mode=options.get("stdinMode"), with_reader=True)
+    s.__dict__.setdefault("handles", {})[handle.pid] = handle
+    return handle.pid  # a string: the case captures it as {{pid}}
+
+
+def _handle(s, pid):
+    handle = s.__dict__.get("handles", {}).get(pid)
+    if handle is None:
+        raise ValueError(f"process.*: no process {pid!r} was spawned by process.spawn in this session")
+    return handle
+
+
 API_METHODS = {
+    # Capability process_handles: a spawned process's handle, by the pid process.spawn gave.
+    "process.spawn": _spawn,
+    "process.wait": lambda s, pid: {k: v for k, v in _handle(s, pid).wait().items()},
+    "process.sendStdin": lambda s, pid, data: _handle(s, pid).send_stdin(data),
+    "process.closeStdin": lambda s, pid: _handle(s, pid).close_stdin(),
+    "process.writerEnd": lambda s, pid, data=None: _handle(s, pid).writer_end(data),
+    "process.reader": lambda s, pid: _handle(s, pid).reader_text(60),
     "getPathContext": lambda s: s.workspace.get_path_context(),
+    "filesystem.mountPaths": lambda s: s.workspace.filesystem.mount_paths,  # a CompositeFilesystem's
     # undefined without a manager; with one, only its public root (upstream's object shows private
     # fields, which no case pins: cases ask `lsp` with identity, or `lsp.root`)
     "lsp": lambda s: None if s.workspace.lsp is None else {"root": s.workspace.lsp.root},

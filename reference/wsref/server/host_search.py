@@ -109,7 +109,8 @@ class LetterEmbedder:
     def __init__(self, spec: dict, log: list):
         self.log = log
         self.batch = spec.get("batch") is True
-        self.max_batch_size = spec.get("maxBatchSize")
+        size = spec.get("maxBatchSize")
+        self.max_batch_size = float("nan") if size == "NaN" else size  # "NaN": the number (JSON has none)
 
     def __call__(self, arg):
         if self.batch:

@@ -9,6 +9,7 @@ import threading
 
 from .. import __version__
 from ..errors import js_name
+from ..js import date
 from .api_methods import API_METHODS, _sandbox
 from ..filesystem.local_filesystem import LocalFilesystem
 from ..sandbox import LocalSandbox
@@ -28,12 +29,12 @@ CAPABILITIES = (
     "foreground_sandbox", "coding_agent", "mastra_registry", "tool_writer", "call_request_context", "call_abort",
     "approval_fn", "instance_identity", "shared_request_context", "process_cwd",
     "sandbox_mounts", "published_skills", "tool_tracing", "error_details",
-    "agent_threads", "lsp",
+    "agent_threads", "lsp", "clock_control", "process_handles",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
 WORKSPACE_OPTIONS = ("bm25", "autoIndexPaths", "skills", "skillSource", "searchIndexName", "operationTimeout",
-                     "instructions", "sandboxCacheKey", "lsp")
+                     "instructions", "sandboxCacheKey", "lsp", "checkSkillFileMtime")
 
 
 def result_of(output, model=None) -> dict:
@@ -285,9 +286,12 @@ class Session:
             bound.tool_call_id = call_id if agentContext else None
             bound.writer = chunks.append if chunks is not None else None
             bound.tracing = {tracing: {"currentSpan": RecordingSpan(spans)}} if tracing else None
-            # capability call_request_context: this call's own request context
-            # (a new object per call, as the bridge builds a RequestContext per call)
-            bound.request_context = dict(requestContext if requestContext is not None else self.request_context)
+            # capability call_request_context: this call's own request context (a new object per call,
+            # as the bridge builds a RequestContext per call), or with shared_request_context the
+            # session's named one, the same object as in `workspace` arguments
+            given = requestContext if requestContext is not None else self.request_context
+            bound.request_context = (self._named_contexts(given) if isinstance(given.get("$requestContext"), str)
+                                     else dict(given))
             bound.abort_signal = None
             if abortAfterMs is not None:  # capability call_abort: the call's abortSignal fires n ms after
                 import threading          # the call starts, also when the call has returned by then
@@ -399,6 +403,7 @@ class Session:
                     sandbox.destroy()
                 except Exception:
                     pass
+            date.reset()  # capability clock_control: the next session starts on the real clock
 
 
 def _published_skill_source(root: str, spec: dict):
@@ -513,6 +518,7 @@ WORKSPACE_METHODS = {
     "sandbox.getInstructions": lambda s: _sandbox(s).get_instructions(),
     "sandbox.setEnv": lambda s, update: _sandbox(s).set_env(update),
     "mastra.shutdown": lambda s: _mastra_shutdown(s),
+    "clock.advance": lambda s, ms: _clock_advance(ms),
     "mastra.removeWorkspace": lambda s, id, options=None: _mastra_remove(s, id, options),
     "lsp.root": lambda s: s.workspace.lsp.root,
     "sandbox.processes.list": lambda s: [_defined(p) for p in _sandbox(s).processes.list()],
@@ -535,6 +541,13 @@ _tool_calls = iter(range(1, 1 << 62))
 def _next_tool_call_id() -> str:
     """The call's toolCallId, numbered per process as the bridge numbers them (wsconf-call-<n>)."""
     return f"wsconf-call-{next(_tool_calls)}"
+
+
+def _clock_advance(ms) -> None:
+    """Capability clock_control: Date.now() reads ms later from now on (until the session closes)."""
+    if not isinstance(ms, int) or isinstance(ms, bool) or ms < 0:
+        raise ValueError("clock.advance takes a non-negative whole number of milliseconds")
+    date.advance(ms)
 
 
 def _mastra_shutdown(s):

@@ -22,6 +22,21 @@ class LocalSkillSource:
 
         return os.path.exists(self._abs(path))
 
+    def stat(self, path: str) -> dict:
+        """fs-utils' fsStat: what maybeRefresh's staleness check reads (type, modifiedAt)."""
+        from ..errors import FileNotFoundError_
+        from ..filesystem.fs_utils import mime_type
+        from ..filesystem.local_filesystem import _birth_ns, js_date
+        absolute = self._abs(path)
+        try:
+            st = os.stat(absolute)
+        except FileNotFoundError:
+            raise FileNotFoundError_(path) from None
+        is_dir = os.path.isdir(absolute)
+        return {"name": os.path.basename(absolute), "type": "directory" if is_dir else "file", "size": st.st_size,
+                "createdAt": js_date(_birth_ns(st)), "modifiedAt": js_date(st.st_mtime_ns),
+                "mimeType": None if is_dir else mime_type(absolute)}
+
     def read_file(self, path: str, encoding: str | None = None):
         with open(self._abs(path), "rb") as fh:
             data = fh.read()

@@ -6,11 +6,14 @@ For static `skills` paths (plain paths and globs) on the workspace's own filesys
 and search (through the workspace's BM25 engine when there is one, else plain substring matching).
 Parsing is in schemas.py, the three tools the agent adds in tools.py.
 
-A skill path function is called with an empty context. Not followed: the request-scoped views
-upstream builds for path functions and resolver-backed filesystems (their own search namespace,
-left out of workspace.search), a custom skillSource, the staleness re-walk (upstream re-checks
-at most every 30 s, so within a case the catalog found on first use stays), and gray-matter's
-YAML dialect beyond what PyYAML reads alike.
+A skill path function is called with an empty context for the workspace's own catalog; the skill
+and skill_read tools read the request-scoped view of their call's context (getScoped: one catalog per
+path set the function gives). Not followed: that view's own search namespace (the scoped views have
+no search engine here, so skill_search stays on the workspace's catalog), the views for
+resolver-backed filesystems, a custom skillSource, and gray-matter's YAML dialect beyond what
+PyYAML reads alike. The staleness check of maybeRefresh is followed: folder (and, with
+checkSkillFileMtime, SKILL.md) mtimes against the time of the last discovery, at most every 30 s
+by `Date.now()` (js/date.py).
 """
 from __future__ import annotations
 
@@ -18,10 +21,13 @@ import functools
 import re
 
 from ..glob import is_glob_pattern
+from ..js import date
 from ..js.strings import js_trim
 from .schemas import SkillError, _matter, _validate
 
 SKILL_SCOPE_DOCUMENT_PREFIX = "skill-scope:"
+STALENESS_CHECK_COOLDOWN = 30_000  # ms after a discovery in which maybeRefresh stats nothing
+GLOB_RESOLVE_INTERVAL = 5_000  # ms between re-walks of a glob path's folders by the staleness check
 _SOURCE_PRIORITY = {"local": 0, "managed": 1, "external": 2}
 
 
@@ -86,7 +92,7 @@ def _assert_relative(value: str, label: str) -> str:
 
 
 class WorkspaceSkills:
-    def __init__(self, source, paths, search_engine=None, assert_available=None):
+    def __init__(self, source, paths, search_engine=None, assert_available=None, check_skill_file_mtime=False):
         self.source = source
         self.paths = list(paths) if not callable(paths) else paths
         self.resolved_paths: list[str] = []  # #resolvedPaths: the path set the catalog was discovered from
@@ -95,6 +101,25 @@ class WorkspaceSkills:
         self.skills: dict[str, list[dict]] = {}
         self.initialized = False
         self._location_aliases: dict[str, str] = {}  # registerLocationAlias: location -> skill path
+        self.check_skill_file_mtime = check_skill_file_mtime
+        self._last_discovery_time = 0  # Date.now() when a discovery (or addSkill/removeSkill) ended
+        self._glob_dir_cache: dict[str, list[str]] = {}  # glob path -> the folders the staleness check stats
+        self._glob_resolve_times: dict[str, int] = {}
+        self._scoped_by_paths: dict[str, "WorkspaceSkills"] = {}  # getScoped's views, by sorted path set
+
+    def get_scoped(self, request_context=None) -> "WorkspaceSkills":
+        """getScoped: static paths are this catalog; a paths function gives, for the request context,
+        the catalog of the paths it returns (one per path set, kept)."""
+        if not callable(self.paths):
+            return self
+        paths = self._resolve_paths({"requestContext": request_context} if request_context is not None else None)
+        key = "\n".join(sorted(paths))
+        scoped = self._scoped_by_paths.get(key)
+        if scoped is None:
+            scoped = WorkspaceSkills(self.source, paths, None, self.assert_available,
+                                     check_skill_file_mtime=self.check_skill_file_mtime)
+            self._scoped_by_paths[key] = scoped
+        return scoped
 
     # discovery
 
@@ -130,13 +155,25 @@ class WorkspaceSkills:
     def _resolved_paths(self) -> list[str]:
         return self.resolved_paths if self.initialized or self.resolved_paths else self._resolve_paths()
 
+    def _glob_dirs(self, resolved: list[dict]) -> list[str]:
+        """The folders a glob's matches give the staleness check: a matched folder, a matched file's parent."""
+        dirs: dict[str, None] = {}
+        for entry in resolved:
+            dirs[entry["path"] if entry["type"] == "directory" else _parent(entry["path"])] = None
+        return list(dirs)
+
     def _discover(self, target: dict) -> None:
         from ..glob import resolve_path_pattern
+        self._glob_dir_cache.clear()
+        self._glob_resolve_times.clear()
         for raw in self._resolved_paths():
             path = raw[:-1] if len(raw) > 1 and raw.endswith("/") else raw
             source = _source_of(path)
             if is_glob_pattern(path):
-                for entry in resolve_path_pattern(path, self._readdir, dot=True, max_depth=4):
+                resolved = resolve_path_pattern(path, self._readdir, dot=True, max_depth=4)
+                self._glob_dir_cache[path] = self._glob_dirs(resolved)
+                self._glob_resolve_times[path] = date.now()
+                for entry in resolved:
                     try:
                         if entry["type"] == "file":
                             self._discover_direct(entry["path"], source, target)
@@ -146,6 +183,7 @@ class WorkspaceSkills:
                         pass  # logged upstream; the other entries still load
             elif not self._discover_direct(path, source, target):
                 self._discover_in(path, source, target)
+        self._last_discovery_time = date.now()  # when discovery completed, for the staleness check
 
     def _discover_in(self, skills_path: str, source: dict, target: dict) -> None:
         try:
@@ -378,6 +416,7 @@ class WorkspaceSkills:
         else:
             candidates.append(skill)
         self._index(skill)
+        self._last_discovery_time = date.now()  # so maybeRefresh does not re-walk at once
 
     def remove_skill(self, name: str) -> None:
         """`removeSkill`: by name (the tie-break winner), else by path; unknown is a no-op."""
@@ -391,15 +430,73 @@ class WorkspaceSkills:
             candidates[:] = [s for s in candidates if s["path"] != skill["path"]]
             if not candidates:
                 del self.skills[skill["name"]]
+        self._last_discovery_time = date.now()
 
     def maybe_refresh(self, context: dict | None = None) -> None:
-        """Paths that changed (a paths function of the context) refresh at once; otherwise, within the
-        30 s cooldown after discovery, nothing is re-walked."""
+        """Paths that changed (a paths function of the context) refresh at once; otherwise the catalog
+        is refreshed when the staleness check finds a change (never within 30 s of a discovery)."""
         self._ensure()
         current = self._resolve_paths(context)
         if sorted(current) != sorted(self.resolved_paths):  # #arePathsEqual: order-independent
             self.resolved_paths = current
             self.refresh()
+        elif self._is_stale():
+            self.refresh()
+
+    def _stat(self, path: str) -> tuple[str, int]:
+        """The source's stat of a path: its type and its mtime in ms (a FileStat or a source's dict)."""
+        st = self.source.stat(path)
+        kind, modified = (st["type"], st["modifiedAt"]) if isinstance(st, dict) else (st.type, st.modifiedAt)
+        return kind, round(modified.timestamp() * 1000)
+
+    def _newer(self, path: str, want_file: bool = False) -> bool:
+        """Whether path (a file, when want_file) was modified after the last discovery; unreadable: no."""
+        try:
+            kind, mtime = self._stat(path)
+        except Exception:
+            return False
+        return (kind == "file" or not want_file) and mtime > self._last_discovery_time
+
+    def _is_stale(self) -> bool:
+        """#isSkillsPathStale: after the cooldown, a skills path, one of its skill folders or (with
+        checkSkillFileMtime) a SKILL.md with an mtime after the last discovery. A glob path's folders
+        are re-resolved at most every 5 s."""
+        if self._last_discovery_time == 0:
+            return True
+        if date.now() - self._last_discovery_time < STALENESS_CHECK_COOLDOWN:
+            return False
+        from ..glob import resolve_path_pattern
+        for skills_path in self.resolved_paths:
+            if is_glob_pattern(skills_path):
+                now = date.now()
+                last = self._glob_resolve_times.get(skills_path, 0)
+                if now - last > GLOB_RESOLVE_INTERVAL or skills_path not in self._glob_dir_cache:
+                    resolved = resolve_path_pattern(skills_path, self._readdir, dot=True, max_depth=4)
+                    self._glob_dir_cache[skills_path] = self._glob_dirs(resolved)
+                    self._glob_resolve_times[skills_path] = now
+                paths_to_check = self._glob_dir_cache.get(skills_path, [])
+            else:
+                paths_to_check = [skills_path]
+            for path in paths_to_check:
+                try:
+                    kind, mtime = self._stat(path)
+                    if mtime > self._last_discovery_time:
+                        return True
+                    if kind != "directory":
+                        continue
+                    if self.check_skill_file_mtime and self._newer(_join(path, "SKILL.md"), want_file=True):
+                        return True
+                    for entry in self._readdir(path):
+                        if entry["type"] != "directory":
+                            continue
+                        entry_path = _join(path, entry["name"])
+                        if self._newer(entry_path):
+                            return True
+                        if self.check_skill_file_mtime and self._newer(_join(entry_path, "SKILL.md"), want_file=True):
+                            return True
+                except Exception:
+                    continue  # a path that cannot be read: the next one
+        return False
 
     def refresh(self) -> None:
         if self.assert_available:

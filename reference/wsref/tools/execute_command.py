@@ -148,7 +148,8 @@ def execute(args: dict, ctx: ToolContext):
         handle = processes.spawn(
             command, cwd=cwd or None, timeout_ms=timeout_ms, abort_signal=bg_abort,
             on_stdout=(lambda data, pid: on_out(data, {"pid": pid, "toolCallId": call_id})) if on_out else None,
-            on_stderr=(lambda data, pid: on_err(data, {"pid": pid, "toolCallId": call_id})) if on_err else None)
+            on_stderr=(lambda data, pid: on_err(data, {"pid": pid, "toolCallId": call_id})) if on_err else None,
+            stdin_mode="ignore")
         # The run's abort signal kills it too, unless backgroundProcesses.abortSignal is null/false.
         bg_abort = ctx.extra.get("abortSignal") if "abortSignal" not in bg else (bg["abortSignal"] or None)
         if bg_abort is not None:

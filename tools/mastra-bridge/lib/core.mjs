@@ -91,5 +91,7 @@ export const CORE_CAPABILITIES = [
   'concurrent_calls',
   'call_abort',
   'approval_fn',
+  'clock_control',
+  'process_handles',
   ...(AST_EDIT ? ['ast_edit'] : []),
 ];

@@ -107,7 +107,9 @@ export function letterEmbedder(spec, log) {
       log.push({ hook: 'embedder', texts });
       return texts.map(letters);
     };
-    return Object.assign(embed, { batch: true }, spec.maxBatchSize !== undefined ? { maxBatchSize: spec.maxBatchSize } : {});
+    // maxBatchSize "NaN" is the number NaN (JSON has none), as Number(process.env.X) can give.
+    const maxBatchSize = spec.maxBatchSize === 'NaN' ? NaN : spec.maxBatchSize;
+    return Object.assign(embed, { batch: true }, maxBatchSize !== undefined ? { maxBatchSize } : {});
   }
   return async text => {
     log.push({ hook: 'embedder', text });

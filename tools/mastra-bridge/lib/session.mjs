@@ -13,6 +13,8 @@ import { log } from './log.mjs';
 import { withNative, recordingLogger } from './native-fs.mjs';
 import { runAgent } from './agent.mjs';
 import { recordingSpan } from './tracing.mjs';
+import { advanceClock, resetClock } from './clock.mjs';
+import { processOp } from './process-handles.mjs';
 import { upload, clear } from './mirror.mjs';
 import { provider } from './provider.mjs';
 import { Fault, isPlainObject, needString, toWire, fromWire, errorResult, errorDetails, valueResult } from './wire.mjs';
@@ -161,7 +163,7 @@ export async function opOpen(params) {
     if (typeof ws.id === 'string') config.id = ws.id;
     if (typeof ws.name === 'string') config.name = ws.name;
     // Search, skills and timeout options (spec/protocol.md `open`), as given; stopwords as a Set.
-    for (const key of ['bm25', 'autoIndexPaths', 'skills', 'searchIndexName', 'operationTimeout', 'lsp']) {
+    for (const key of ['bm25', 'autoIndexPaths', 'skills', 'searchIndexName', 'operationTimeout', 'lsp', 'checkSkillFileMtime']) {
       if (ws[key] !== undefined) config[key] = ws[key];
     }
     if (isHostFunction(ws.skills)) config.skills = hostFunction(ws.skills, pending, 'skills');
@@ -279,7 +281,11 @@ export async function opCall(params) {
     return spans ? { ...withWriter, spans: toWire(spans) } : withWriter;
   };
   // Extension (capability call_request_context): this call's own request context.
+  // With shared_request_context, `{"$requestContext": NAME}` is the session's RequestContext of that
+  // name, the very object `workspace` arguments name (what the workspace memoises resolution on).
   const callContext = isPlainObject(params.requestContext) ? params.requestContext : session.requestContext;
+  const named = typeof callContext.$requestContext === 'string' ? withNamedContexts(callContext, session) : null;
+  const requestContextOf = () => named ?? new RequestContext(Object.entries(callContext));
   let output;
   try {
     if (via === 'agent') {
@@ -288,7 +294,7 @@ export async function opCall(params) {
       const core = makeCoreTool(tool, {
         name: toolName,
         description: tool.description,
-        requestContext: new RequestContext(Object.entries(callContext)),
+        requestContext: requestContextOf(),
         workspace: session.workspace,
         agentName: 'wsconf',
         runId: 'wsconf',
@@ -299,7 +305,7 @@ export async function opCall(params) {
       // The context is what the agent loop's builder hands a tool (agent branch), minus the
       // model/stream parts (no writer, so no workspace-metadata chunks are emitted).
       const context = {
-        requestContext: new RequestContext(Object.entries(callContext)),
+        requestContext: requestContextOf(),
         workspace: session.workspace,
         agent: { agentId: 'wsconf', toolCallId, messages: [] },
       };
@@ -379,6 +385,20 @@ export async function opWorkspace(params) {
   setHome(session);
   let owner = null;
   let target = session.workspace;
+  if (path.join('.') === 'clock.advance') {
+    advanceClock(args[0]);
+    return valueResult(undefined, null);
+  }
+  if (path[0] === 'process') {
+    let output;
+    try {
+      output = await processOp(session, path.slice(1).join('.'), fromWire(args));
+    } catch (err) {
+      if (err instanceof Fault) throw err;
+      return failure(err, params);
+    }
+    return valueResult(output, null);
+  }
   if (path[0] === 'mastra') {
     // Capability mastra_registry: a Mastra instance the workspace is registered with (built on first use).
     session.mastra ??= new Mastra({ workspace: session.workspace, logger: false });
@@ -454,6 +474,7 @@ export async function opHookLog(params) {
 
 async function destroySession(session) {
   sessions.delete(session.id);
+  resetClock();
   await inSessionProcess(session, () => destroyProviders(session));
 }
 

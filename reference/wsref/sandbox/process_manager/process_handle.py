@@ -72,7 +72,8 @@ class ProcessHandle:
     """One spawned process: retained output, exit code (None while running), wait and kill."""
 
     def __init__(self, popen: subprocess.Popen, command: str, timeout_ms: float | None,
-                 max_retained: float = DEFAULT_MAX_RETAINED_BYTES, on_stdout=None, on_stderr=None):
+                 max_retained: float = DEFAULT_MAX_RETAINED_BYTES, on_stdout=None, on_stderr=None,
+                 with_reader: bool = False):
         self.popen = popen
         self.pid = str(popen.pid)
         self.command = command
@@ -99,6 +100,12 @@ class ProcessHandle:
             self._listeners["stdout"].append(lambda data: on_stdout(data, self.pid))
         if on_stderr is not None:
             self._listeners["stderr"].append(lambda data: on_stderr(data, self.pid))
+        # The reader stream: every stdout chunk from its opening, ended when the process has exited
+        # (whatever is retained: maxRetainedBytes bounds the retained copy only).
+        self.reader_chunks: list[str] | None = None
+        if with_reader:
+            self.reader_chunks = []
+            self._listeners["stdout"].append(self.reader_chunks.append)
         self._readers = [threading.Thread(target=self._read, args=(popen.stdout, self._stdout, "stdout"), daemon=True),
                          threading.Thread(target=self._read, args=(popen.stderr, self._stderr, "stderr"), daemon=True)]
         for t in self._readers:
@@ -226,6 +233,37 @@ class ProcessHandle:
             stdin.flush()
         except (BrokenPipeError, ValueError, OSError):
             pass
+
+    # -- stdin ---------------------------------------------------------------------------------
+
+    def _stdin(self):
+        if self.exit_code is not None:
+            raise Exception(f"Process {self.pid} has already exited with code {self.exit_code}")
+        if self.popen.stdin is None:
+            raise Exception(f"Process {self.pid} does not have stdin available")
+        return self.popen.stdin
+
+    def send_stdin(self, data: str) -> None:
+        stdin = self._stdin()
+        stdin.write(data.encode("utf-8"))
+        stdin.flush()
+
+    def close_stdin(self) -> None:
+        stdin = self._stdin()
+        if not stdin.closed:
+            stdin.close()
+
+    def writer_end(self, data: str | None = None) -> None:
+        """writer.end(data): the data to stdin, then stdin closed; the first failure is the stream's error."""
+        if data is not None:
+            self.send_stdin(data)
+        self.close_stdin()
+
+    def reader_text(self, timeout: float | None = None) -> str:
+        """What the reader stream delivered, once it has ended (the process has exited)."""
+        self._done.wait(timeout)
+        with self._lock:
+            return "".join(self.reader_chunks or [])
 
     def kill(self) -> bool:
         """SIGKILL to the whole process group; False when the process had already finished."""
