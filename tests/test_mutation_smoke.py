@@ -56,3 +56,21 @@ def test_one_mutant_killed_one_survives(mini_spec, tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "keeping 3 kills of the earlier run" in proc.stdout
     assert "1 survived, 1 equivalent" in proc.stdout, proc.stdout
+
+
+def test_a_factory_mutant_reaches_the_closures_it_made():
+    """grep's TOOL = create_grep_tool() at import: the closure the factory already made must run the
+    mutant too, not only the closures later calls make."""
+    from tools.mutation import engine
+    source = "def make():\n    def inner():\n        return 1\n    return inner\n"
+    namespace: dict = {}
+    exec(compile(source, "<m>", "exec"), namespace)
+    made = namespace["make"]()
+    functions = {("make", 1): [namespace["make"]], ("inner", 2): [made]}
+    mutated = engine._find_code(compile(source.replace("return 1", "return 2"), "<m>", "exec"), "make", 1)
+    swaps = engine._nested_swaps(namespace["make"].__code__, mutated, functions, ("make", 1))
+    assert [fns for fns, _ in swaps] == [[made]]
+    for fns, code in swaps:
+        for fn in fns:
+            fn.__code__ = code
+    assert made() == 2

@@ -627,6 +627,11 @@ class EffectiveWorkspace(ProviderAccess):
     def __getattr__(self, name):
         return getattr(self._workspace, name)
 
+    def get_info(self, options: dict | None = None) -> dict:
+        # Upstream getInfo runs on the effective workspace proxy: `this.filesystem` / `this.sandbox`
+        # are the providers resolved for this call, so a tool's metadata chunk shows them.
+        return type(self._workspace).get_info(self, options)
+
 
 def _parse_bm25(bm25) -> dict:
     """parseBM25Config: true -> defaults; {bm25?, tokenize?} as is; else the object is the BM25 config."""

@@ -229,14 +229,36 @@ def _apply_in_child(mutant: operators.Mutant, source: str, filename: str, functi
     new = _find_code(code, *mutant.scope) if live else None
     # A swap needs the same free variables (removing a super() call drops the __class__ cell): else re-import.
     if new is not None and all(fn.__code__.co_freevars == new.co_freevars for fn in live):
-        for fn in live:
-            fn.__code__ = new
-        return
+        # Closures the scope function already made (grep's TOOL = create_grep_tool() at import) hold
+        # its old nested code: swapping only the factory would leave them unmutated. Swap them too,
+        # or re-import when one has no counterpart with the same free variables.
+        nested = _nested_swaps(live[0].__code__, new, functions, tuple(mutant.scope))
+        if nested is not None:
+            for fn in live:
+                fn.__code__ = new
+            for fns, code_ in nested:
+                for fn in fns:
+                    fn.__code__ = code_
+            return
     # module or class level: re-import the reference with this module mutated
     for name in [m for m in sys.modules if m == "wsref" or m.startswith("wsref.")
                  or m in ("wsconf.adapters.reference", "wsconf.adapters.registry")]:
         del sys.modules[name]
     sys.meta_path.insert(0, _MutatedModuleFinder(module_name(mutant.module), filename, code))
+
+
+def _nested_swaps(old, new, functions: dict, scope: tuple):
+    """[(live closures, their mutated code)] for the functions nested in `old` that are alive now;
+    None when one of them has no counterpart in `new` with the same free variables."""
+    out = []
+    for key, fns in functions.items():
+        if key == scope or _find_code(old, *key) is None:
+            continue
+        code_ = _find_code(new, *key)
+        if code_ is None or any(fn.__code__.co_freevars != code_.co_freevars for fn in fns):
+            return None
+        out.append((fns, code_))
+    return out
 
 
 def _mutant_child(mutant, source, filename, functions, cases) -> dict:

@@ -19,11 +19,11 @@ VARIANTS = {"walk": ("local", "phantom", "throw", "notFound"),
 # What the "phantom" variants add after the local results (no readdir or readFile shows them).
 PHANTOM_WALK = [{"name": "phantom.txt", "type": "file", "size": 7, "path": "phantom.txt"}]
 PHANTOM_GREP = [
-    {"path": "./ghost.txt", "matches": [{"line": 3, "column": 2, "text": "a ghost line", "before": ["one", "two"],
-                                         "after": ["four"]}]},
     {"path": ".hid/h.txt", "matches": [{"line": 1, "column": 0, "text": "hidden"}]},
     {"path": "sub/.git/c.txt", "matches": [{"line": 1, "column": 0, "text": "in git"}]},
     {"path": "pic.png", "matches": [{"line": 1, "column": 0, "text": "binary"}]},
+    {"path": "./ghost.txt", "matches": [{"line": 3, "column": 2, "text": "a ghost line", "before": ["one", "two"],
+                                         "after": ["four"]}]},
 ]
 
 

@@ -5,7 +5,6 @@ import re
 import time
 
 from ..sandbox.errors import SandboxFeatureNotSupportedError
-from ..validation import js_type_name, truncate_for_logging
 from .base import Tool, ToolContext
 from .helpers import defined, emit_workspace_metadata
 from .output_helpers import DEFAULT_TAIL_LINES, sandbox_to_model_output, truncate_output
@@ -94,35 +93,10 @@ def append_terminal_line(parts: list[str], terminal: str) -> str:
     return f"{output}{separator}{terminal}"
 
 
-def _tail_issue(tail) -> str | None:
-    """zod's complaint about `tail` (z.number().int().nullish()).
-
-    Stopgap: validation.validate_input does not look inside `anyOf` yet, so the nullish integer
-    passes it unchecked; remove this once it does.
-    """
-    if tail is None:
-        return None
-    if isinstance(tail, bool) or not isinstance(tail, (int, float)):
-        return f"Invalid input: expected number, received {js_type_name(tail)}"
-    if not float(tail).is_integer():
-        return "Invalid input: expected int, received number"
-    if abs(tail) > _SAFE_INT:
-        return f"Too {'big' if tail > 0 else 'small'}: expected int to be {'<=' if tail > 0 else '>='}{_SAFE_INT if tail > 0 else -_SAFE_INT}"
-    return None
-
-
 def execute(args: dict, ctx: ToolContext):
-    issue = _tail_issue(args.get("tail"))
-    if issue:
-        return {"error": True,
-                "message": (f"Tool input validation failed for {EXECUTE_COMMAND}. Please fix the following errors and "
-                            f"try again:\n- tail: {issue}\n\nProvided arguments: {truncate_for_logging(args)}"),
-                "validationErrors": {"errors": [], "fields": {"tail": {"errors": [issue], "fields": {}}}}}
     workspace = ctx.workspace
     sandbox = workspace.require_sandbox()
-    command, cwd, tail = args["command"], args.get("cwd"), args.get("tail")
-    if isinstance(tail, float):
-        tail = int(tail)
+    command, cwd, tail = args["command"], args.get("cwd"), args.get("tail")  # validation made tail an int
     timeout = args.get("timeout")
     timeout_ms = timeout * 1000 if timeout is not None else None
     background = args.get("background")
@@ -142,7 +116,7 @@ def execute(args: dict, ctx: ToolContext):
         if processes is None:
             raise SandboxFeatureNotSupportedError("processes")
         bg = workspace.tool_config(EXECUTE_COMMAND).get("backgroundProcesses") or {}
-        # abortSignal undefined: the call's signal; null / false: none
+        # abortSignal undefined: the call's signal; null / false: none. spawn wires it to kill the process.
         bg_abort = ctx.extra.get("abortSignal") if "abortSignal" not in bg else (bg["abortSignal"] or None)
         on_out, on_err, on_exit = bg.get("onStdout"), bg.get("onStderr"), bg.get("onExit")
         handle = processes.spawn(
@@ -150,10 +124,6 @@ def execute(args: dict, ctx: ToolContext):
             on_stdout=(lambda data, pid: on_out(data, {"pid": pid, "toolCallId": call_id})) if on_out else None,
             on_stderr=(lambda data, pid: on_err(data, {"pid": pid, "toolCallId": call_id})) if on_err else None,
             stdin_mode="ignore")
-        # The run's abort signal kills it too, unless backgroundProcesses.abortSignal is null/false.
-        bg_abort = ctx.extra.get("abortSignal") if "abortSignal" not in bg else (bg["abortSignal"] or None)
-        if bg_abort is not None:
-            bg_abort.add_listener(handle.kill)
         if on_exit:  # fire and forget, after the process has finished; a failing callback is only logged
             def observe():
                 result = handle.wait()

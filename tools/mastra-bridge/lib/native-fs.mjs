@@ -24,10 +24,10 @@ const VARIANTS = {
 // so a case sees the tool use the native answer (and how it filters it).
 const PHANTOM_WALK = [{ name: 'phantom.txt', type: 'file', size: 7, path: 'phantom.txt' }];
 const PHANTOM_GREP = [
-  { path: './ghost.txt', matches: [{ line: 3, column: 2, text: 'a ghost line', before: ['one', 'two'], after: ['four'] }] },
   { path: '.hid/h.txt', matches: [{ line: 1, column: 0, text: 'hidden' }] },
   { path: 'sub/.git/c.txt', matches: [{ line: 1, column: 0, text: 'in git' }] },
   { path: 'pic.png', matches: [{ line: 1, column: 0, text: 'binary' }] },
+  { path: './ghost.txt', matches: [{ line: 3, column: 2, text: 'a ghost line', before: ['one', 'two'], after: ['four'] }] },
 ];
 
 function join(dir, name) {
