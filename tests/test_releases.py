@@ -431,3 +431,23 @@ def test_check_judges_each_release_as_a_plain_run_with_the_ranges_applied(tmp_pa
     results = folder / "1.40.0" / "results.jsonl"
     results.write_text("".join(l for l in results.read_text().splitlines(True) if f'"id": "{b}"' not in l))
     assert check(ranged, load_matrix(folder))[1] == {"1.40.0": [f"not run {b}"]}  # a case without a result
+
+
+def test_a_release_install_without_a_library_the_bridge_now_declares_is_installed_again(tmp_path):
+    from wsconf import releases
+
+    def folder(name, deps):
+        f = tmp_path / name
+        (f / "node_modules" / "@mastra" / "core").mkdir(parents=True)
+        (f / "node_modules" / "@mastra" / "core" / "package.json").write_text("{}")
+        (f / ".wsconf-pins.json").write_text("{}")
+        (f / "package.json").write_text(json.dumps({"dependencies": deps}))
+        return f
+
+    source = folder("bridge", {"@mastra/core": "1.71.0", "@mastra/s3": "0.6.1", "zod": "4.6.7", "vscode-jsonrpc": "8.2.1"})
+    old = folder("1.40.0", {"@mastra/core": "1.40.0", "zod": "4.6.7"})
+    new = folder("1.41.0", {"@mastra/core": "1.41.0", "zod": "4.6.7", "vscode-jsonrpc": "8.2.1"})
+    assert releases._installed(old) and not releases._installed(old, source)
+    assert releases._installed(new, source)
+    (new / ".wsconf-pins.json").unlink()
+    assert not releases._installed(new, source)

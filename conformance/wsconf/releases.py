@@ -128,8 +128,21 @@ def _package_json(source: Path, version: str, pinned: dict[str, dict]) -> dict:
     return package
 
 
-def _installed(folder: Path) -> bool:
-    return (folder / "node_modules" / "@mastra" / "core" / "package.json").is_file() and (folder / ".wsconf-pins.json").is_file()
+def _installed(folder: Path, source: Path | None = None) -> bool:
+    """The release is installed, and (given the bridge's `source`) with the libraries the bridge
+    declares now: a bridge that gained a dependency (the LSP client's) gets it in every release."""
+    if not ((folder / "node_modules" / "@mastra" / "core" / "package.json").is_file()
+            and (folder / ".wsconf-pins.json").is_file()):
+        return False
+    return source is None or _declared(folder) == _declared(source)
+
+
+def _declared(folder: Path) -> dict:
+    """A package.json's dependencies but the ones a release install sets itself."""
+    deps = dict(json.loads((folder / "package.json").read_text()).get("dependencies") or {})
+    for name in ("@mastra/core", "@mastra/s3"):
+        deps.pop(name, None)
+    return deps
 
 
 _KEEP = ("node_modules", "package.json", "package-lock.json", ".wsconf-pins.json", ".wsconf-sources")
@@ -156,7 +169,7 @@ def release_dir(version: str, install: bool = True) -> Path:
     require_node()
     source = data_path("mastra-bridge")
     target = release_root() / version
-    if _installed(target):
+    if _installed(target, source):
         with open(target.parent / f"{target.name}.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             _refresh_sources(source, target)
@@ -166,7 +179,7 @@ def release_dir(version: str, install: bool = True) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     with open(target.parent / f"{target.name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # a parallel worker may be installing the same release
-        if not _installed(target):
+        if not _installed(target, source):
             _install(source, target, version)
         _refresh_sources(source, target)
     return target
@@ -178,6 +191,10 @@ def _install(source: Path, target: Path, version: str) -> None:
     def prepare(staging: Path) -> None:
         (staging / "package.json").write_text(json.dumps(_package_json(source, version, pinned), indent=2) + "\n")
         (staging / ".wsconf-pins.json").write_text(json.dumps(pinned, indent=1, sort_keys=True) + "\n")
+        if (target / "node_modules").is_dir():  # an older install: npm only adds what is new (hard links: instant)
+            shutil.copytree(target / "node_modules", staging / "node_modules", symlinks=True, copy_function=os.link)
+            if (target / "package-lock.json").is_file():
+                shutil.copy2(target / "package-lock.json", staging / "package-lock.json")
 
     staged_npm_install(source, target, ["npm", "install"], f"npm install of @mastra/core {version}",
                        lambda staging: (staging / "node_modules" / "@mastra" / "core" / "package.json").is_file(),
