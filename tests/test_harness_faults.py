@@ -249,6 +249,19 @@ def test_a_write_anywhere_around_the_root_fails_the_case(mode, where, pids):
     assert re.fullmatch(f"touched files outside the workspace: {re.escape(str(run_dir()))}/{where}", results[1].message)
 
 
+def test_a_late_write_into_an_ended_case_folder_names_that_case(pids):
+    """A case's folder is renamed away when it ends; an operation of it that lands later makes the
+    folder again in the run folder: the case then running fails, and the message names the case
+    whose folder it was."""
+    results = three_cases("write_late")
+    assert outcomes(results)[::2] == around(PASSED, "")[::2]
+    assert (results[1].case_id, results[1].outcome) == ("t.bad", FAILED)
+    folder = f"{re.escape(str(run_dir()))}/wsconf-[a-z0-9_]+"
+    assert re.fullmatch(f"touched files outside the workspace: ({folder}), \\1/root, \\1/root/late\\.txt "
+                        r"\(in the folder of t\.first, which had ended: an operation of that case landed late\)",
+                        results[1].message), results[1].message
+
+
 @pytest.fixture
 def hermetic_pids(monkeypatch):
     """The fake's pid file where bwrap lets it write: the run folder's TMPDIR."""

@@ -12,7 +12,7 @@ from .leaks import leaks, reach
 from .placeholders import captures, matches, substitute
 from .render import mismatch
 from .spec import Case
-from .tree import CaseTree, content_bytes, make_tree
+from .tree import CaseTree, content_bytes, ended_cases, make_tree
 from .waits import run_wait
 from .versions import implementation_version, satisfies
 
@@ -98,12 +98,15 @@ def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = 
         problems = _leftovers(case, adapter, since)
         escaped = _outside_changes(before, tree.fingerprint_outside(), case.touches_outside and tree.outside)
         if escaped:
-            problems.insert(0, "touched files outside the workspace: " + ", ".join(escaped))
+            late = ended_cases(escaped)
+            problems.insert(0, "touched files outside the workspace: " + ", ".join(escaped) + (
+                f" (in the folder of {', '.join(late)}, which had ended: an operation of that case landed late)"
+                if late else ""))
         if problems:
             result.outcome = FAILED
             result.message = "\n".join(problems + ([result.message] if result.message else []))
     finally:
-        tree.remove()
+        tree.remove(case.id)
         result.captured = dict(tree.captured)
         result.duration = time.monotonic() - started
     return result

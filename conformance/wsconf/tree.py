@@ -100,8 +100,24 @@ class CaseTree:
                 prints[path] = _print(path)
         return prints
 
-    def remove(self) -> None:
+    def remove(self, case_id: str | None = None) -> None:
+        if case_id is not None:
+            _ENDED[str(self.base)] = case_id
         _DELETER.remove(self.base)
+
+
+_ENDED: dict[str, str] = {}  # the folder of a case that has ended -> its id
+
+
+def ended_cases(paths: list[str]) -> list[str]:
+    """The ended cases whose folders these paths are in: an operation of that case landing after
+    it ended (its folder was renamed away then) makes the folder again."""
+    found = []
+    for path in paths:
+        for base, case_id in _ENDED.items():
+            if (path == base or path.startswith(base + "/")) and case_id not in found:
+                found.append(case_id)
+    return found
 
 
 class _Deleter:
