@@ -290,7 +290,8 @@ class LocalFilesystem:
             raise WorkspaceReadOnlyError(operation)
 
     def to_relative(self, absolute: str) -> str:
-        return nodepath.relative(self.basePath, absolute)
+        # toRelativePath: backslashes become slashes, also in a Linux name that holds one literally
+        return nodepath.relative(self.basePath, absolute).replace("\\", "/")
 
     # -- reading ----------------------------------------------------------------------------
 
