@@ -290,7 +290,8 @@ class LocalFilesystem:
             raise WorkspaceReadOnlyError(operation)
 
     def to_relative(self, absolute: str) -> str:
-        return nodepath.relative(self.basePath, absolute)
+        # toRelativePath: backslashes become slashes, also in a Linux name that holds one literally
+        return nodepath.relative(self.basePath, absolute).replace("\\", "/")
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -404,7 +405,15 @@ class LocalFilesystem:
             if recursive and kind == "directory":
                 depth = 100 if maxDepth is None else maxDepth
                 if depth > 0:
-                    for sub in self.readdir(self.to_relative(entry_path), True, extension, depth - 1, sizes=sizes):
+                    try:
+                        subs = self.readdir(self.to_relative(entry_path), True, extension, depth - 1, sizes=sizes)
+                    except Exception as exc:
+                        # upstream recurses inside its try: a nested ENOENT (a name with a backslash,
+                        # which toRelativePath turns into a slash) is this call's DirectoryNotFoundError
+                        if getattr(exc, "code", None) == "ENOENT":
+                            raise DirectoryNotFoundError(input_path) from None
+                        raise
+                    for sub in subs:
                         result.append({**sub, "name": f"{name}/{sub['name']}"})
         return result
 
