@@ -113,6 +113,7 @@ def run(args, modules) -> int:
     coverage = engine.collect_coverage(spec.cases, args.spec, args.results_dir)
     key = engine.spec_key(args.spec)
     files = engine.case_files(args.spec)
+    hashes = engine.case_hashes(spec.cases)
     lines = {int(x) for x in args.lines.split(",")} if args.lines else None
     deadline = None if args.budget_seconds is None else time.monotonic() + args.budget_seconds
     for module in modules:
@@ -124,8 +125,19 @@ def run(args, modules) -> int:
         reuse = survivors = new_cases = None
         if path.exists() and not args.fresh:
             old = json.loads(path.read_text())
-            if old["source_sha"] == source_sha and old.get("lines") == (sorted(lines) if lines else None) and \
-                    all(files.get(f) == sha for f, sha in old.get("case_files", {}).items()) and old.get("case_files"):
+            same_run = old["source_sha"] == source_sha and old.get("lines") == (sorted(lines) if lines else None)
+            if same_run and old.get("case_hashes"):
+                # per case: a kill is kept while its killing case is unchanged; a survivor (or a
+                # timeout) while no new or changed case covers it
+                then = old["case_hashes"]
+                changed_ids = {cid for cid, h in hashes.items() if then.get(cid) != h}
+                reuse = {r["id"]: r for r in old["mutants"]
+                         if r["status"] == "killed" and r.get("by") in hashes and r["by"] not in changed_ids}
+                survivors = {r["id"]: r for r in old["mutants"] if r["status"] in ("survived", "uncovered", "timeout")}
+                new_cases = changed_ids
+                print(f"{module}: keeping {len(reuse)} kills of the earlier run (their cases are unchanged); "
+                      f"{len(new_cases)} cases are new or changed since")
+            elif same_run and all(files.get(f) == sha for f, sha in old.get("case_files", {}).items()) and old.get("case_files"):
                 reuse = {r["id"]: r for r in old["mutants"] if r["status"] in ("killed", "timeout")}
                 survivors = {r["id"]: r for r in old["mutants"] if r["status"] in ("survived", "uncovered")}
                 changed = {f for f, sha in files.items() if old["case_files"].get(f) != sha}
@@ -135,6 +147,7 @@ def run(args, modules) -> int:
 
         def save(rows, rest=()):
             data = {"module": module, "source_sha": source_sha, "spec_key": key, "case_files": files,
+                    "case_hashes": hashes,
                     "lines": sorted(lines) if lines else None,
                     "mutants": rows + [{"id": m.id, "line": m.line, "kind": m.kind, "description": m.description,
                                         "scope": m.scope_name, "status": "not_run"} for m in rest]}

@@ -33,10 +33,16 @@ HARNESS = REPO / "conformance" / "wsconf"
 ADAPTER_TIMEOUT = 15.0
 
 
+def _name(p) -> str:
+    """A path as the hashes see it: relative to the checkout, so results move between checkouts."""
+    p = Path(p).resolve()
+    return str(p.relative_to(REPO)) if p.is_relative_to(REPO) else p.name
+
+
 def sha_of_files(paths) -> str:
     h = hashlib.sha256()
-    for p in sorted(paths):
-        h.update(str(p).encode() + b"\0" + Path(p).read_bytes() + b"\0")
+    for p in sorted(paths, key=_name):
+        h.update(_name(p).encode() + b"\0" + Path(p).read_bytes() + b"\0")
     return h.hexdigest()[:16]
 
 
@@ -44,6 +50,13 @@ def case_files(spec_root: Path) -> dict[str, str]:
     """Each case file of the spec -> its hash."""
     root = Path(spec_root)
     return {str(p.relative_to(root)): sha_of_files([p]) for p in sorted(root.joinpath("cases").rglob("*.yaml"))}
+
+
+def case_hashes(cases) -> dict[str, str]:
+    """Each case id -> the hash of its content without `versions` (as the release matrix keys it): a
+    kill stays true while the case that made it is unchanged, whatever else the spec gains."""
+    from wsconf.matrix import case_hash
+    return {c.id: case_hash(c) for c in cases}
 
 
 def spec_key(spec_root: Path) -> str:
@@ -336,7 +349,7 @@ def run_module(module: str, cases_by_id: dict, coverage: dict, *, lines: set[int
         if reuse and m.id in reuse:
             row = dict(reuse[m.id], line=m.line, description=m.description, scope=m.scope_name, reused=True)
         elif survivors and m.id in survivors and not (set(ids) & (new_cases or set())) and \
-                (bool(ids) == (survivors[m.id]["status"] == "survived")):
+                (bool(ids) == (survivors[m.id]["status"] != "uncovered")):
             row = dict(survivors[m.id], line=m.line, description=m.description, scope=m.scope_name, reused=True)
         elif deadline is not None and time.monotonic() >= deadline:
             row.update(status="not_run")

@@ -22,7 +22,15 @@ def load_verdicts(path: Path) -> dict:
     return data.get("verdicts") or {}
 
 
-def module_state(results_dir: Path, module: str, spec_key: str) -> tuple[str, dict | None]:
+def _current_case_hashes(spec_root: Path, _memo: dict = {}) -> dict:
+    key = str(Path(spec_root).resolve())
+    if key not in _memo:
+        from wsconf.spec import load_spec
+        _memo[key] = engine.case_hashes(load_spec(spec_root).cases)
+    return _memo[key]
+
+
+def module_state(results_dir: Path, module: str, spec_key: str, spec_root: Path | None = None) -> tuple[str, dict | None]:
     path = results_path(results_dir, module)
     if not path.exists():
         return "not measured", None
@@ -30,7 +38,10 @@ def module_state(results_dir: Path, module: str, spec_key: str) -> tuple[str, di
     source = engine.REFERENCE / module
     if not source.exists() or data["source_sha"] != engine.sha_of_files([source]):
         return "stale: the module changed since it was measured", data
-    if data["spec_key"] != spec_key:
+    if data.get("case_hashes") is not None and spec_root is not None:
+        if data["case_hashes"] != _current_case_hashes(spec_root):
+            return "stale: the cases changed since it was measured", data
+    elif data["spec_key"] != spec_key:
         return "stale: the cases changed since it was measured", data
     if data.get("lines"):
         return "partial: only lines " + ",".join(map(str, data["lines"])), data
@@ -61,7 +72,7 @@ def write(report: Path, results_dir: Path, modules: list[str], spec_root: Path, 
     key = engine.spec_key(spec_root)
     rows, survivors, closed, unmeasured, totals, contradicted = [], [], [], [], None, []
     for module in modules:
-        state, data = module_state(results_dir, module, key)
+        state, data = module_state(results_dir, module, key, spec_root)
         if state != "measured":
             unmeasured.append((module, state, data))
             continue
