@@ -45,8 +45,8 @@ def parse(argv):
     p.add_argument("--verdicts", type=Path, default=Path(__file__).with_name("verdicts.yaml"))
     p.add_argument("--report-only", action="store_true", help="rewrite the report from the saved results")
     p.add_argument("--fresh", action="store_true",
-                   help="run every mutant again (default: keep the kills of an earlier run of the same module "
-                        "source whose case files are all unchanged, and run the rest)")
+                   help="run every mutant again (default, for an unchanged module source: keep each kill whose "
+                        "case is unchanged and each survivor no new or changed case covers, and run the rest)")
     p.add_argument("--no-sandbox", action="store_true", help="run the mutants without bubblewrap")
     p.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     return p.parse_args(argv)
