@@ -56,6 +56,18 @@ def test_one_mutant_killed_one_survives(mini_spec, tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "keeping 3 kills of the earlier run" in proc.stdout
     assert "1 survived, 1 equivalent" in proc.stdout, proc.stdout
+    # the matrix writing the case's `versions` changes no kill; an edit of the case itself does
+    case_file = mini_spec / "cases" / "mkdir" / "smoke.yaml"
+    edited = yaml.safe_load(case_file.read_text())
+    edited["cases"][0]["versions"] = ">=1.11.0"
+    case_file.write_text(yaml.safe_dump(edited, sort_keys=False))
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert "keeping 3 kills of the earlier run (their cases are unchanged); 0 cases are new or changed" in proc.stdout, proc.stdout
+    edited["cases"][0]["title"] = "mkdir makes a top-level directory"
+    case_file.write_text(yaml.safe_dump(edited, sort_keys=False))
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert "keeping 0 kills of the earlier run (their cases are unchanged); 1 cases are new or changed" in proc.stdout, proc.stdout
+    assert "3 killed" in proc.stdout and "1 survived, 1 equivalent" in proc.stdout, proc.stdout
 
 
 def test_a_factory_mutant_reaches_the_closures_it_made():
