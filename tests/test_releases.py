@@ -384,6 +384,36 @@ def test_a_release_whose_run_had_no_verdict_runs_again_in_full(tmp_path, monkeyp
     assert run(edited) == {}
 
 
+def test_a_matrix_limited_to_some_cases_runs_and_judges_only_those(tmp_path, monkeypatch, capsys):
+    from wsconf.ranges import check
+    m, run, _ = _fake_matrix(tmp_path, monkeypatch)
+    spec = _small_spec(tmp_path)
+    folder = tmp_path / "matrix"
+    ids = [c.id for c in spec.cases]
+    first, second = ids[0], ids[1]
+    # A new matrix folder (a lost cache): only the listed cases run, on every release.
+    assert run(spec, only={second}) == {"1.11.0": [second], "1.71.0": [second]}
+    assert set(_texts(folder, "1.71.0")) == {second}
+    assert run(spec, only={second}) == {}  # up to date for those cases
+    assert run(spec, only={first, second}) == {"1.11.0": [first], "1.71.0": [first]}
+    # check judges only the listed cases; the others are "not run" without the limit.
+    matrix = load_matrix(folder)
+    counts, unexpected = check(spec, matrix, only={first, second})
+    assert unexpected == {} and counts["1.71.0"]["passed"] == 2
+    counts, unexpected = check(spec, matrix)
+    assert unexpected["1.71.0"] == [f"not run {i}" for i in ids[2:]]
+    # The command line: a bad line in the ids file is named; a good file limits the check.
+    listed = tmp_path / "ids.txt"
+    listed.write_text(f"{first}\nno.such.case\n")
+    assert main(["--spec", str(spec.root), "matrix", "check", "--matrix", str(folder), "--ids", str(listed)]) == 2
+    assert f"{listed}:2: 'no.such.case' is not a case id of {spec.root}" in capsys.readouterr().err
+    listed.write_text(f"{first}\n{second}\n")
+    assert main(["--spec", str(spec.root), "matrix", "check", "--matrix", str(folder), "--ids", str(listed)]) == 0
+    assert main(["--spec", str(spec.root), "matrix", "check", "--matrix", str(folder)]) == 1
+    # The rest run when the limit is lifted (their results are missing: stale).
+    assert run(spec) == {"1.11.0": ids[2:], "1.71.0": ids[2:]}
+
+
 def test_run_ids_selects_those_cases_and_names_a_bad_line(tmp_path, capsys):
     spec = _small_spec(tmp_path)
     ids = tmp_path / "ids.txt"

@@ -20,6 +20,17 @@ def _spec(args):
     return spec
 
 
+def _read_ids(path, spec):
+    """The ids a file lists (plugin.read_ids), or None after printing why they cannot be read."""
+    import pytest
+    from .plugin import read_ids
+    try:
+        return set(read_ids(path, spec))
+    except pytest.UsageError as exc:
+        print(f"wsconf: {exc}", file=sys.stderr)
+        return None
+
+
 def _configured(args, key: str, default=None):
     """A run option: the command line, else the port's config file, else the default."""
     value = getattr(args, key, None)
@@ -443,14 +454,19 @@ def cmd_matrix(args) -> int:
     from .matrix import run_matrix
     from .ranges import case_ranges, write_versions
     from .releases import stable_releases
+    spec = _spec(args)
+    only = None
+    if args.ids:
+        only = _read_ids(args.ids, spec)
+        if only is None:
+            return 2
     if args.action == "run":
         versions = args.releases.split(",") if args.releases else stable_releases(args.first, args.last)
         run_matrix(Path(args.matrix), versions, args.workers, args.installers, parallel=args.parallel,
-                   log=lambda m: print(m, file=sys.stderr, flush=True), spec=_spec(args),
-                   rerun_bridge=args.rerun_bridge, full=args.full)
+                   log=lambda m: print(m, file=sys.stderr, flush=True), spec=spec,
+                   rerun_bridge=args.rerun_bridge, full=args.full, only=only)
         return 0
     matrix, not_run = _matrix_inputs(args)
-    spec = _spec(args)
     ranges = case_ranges(spec, matrix, sorted(set(matrix) | set(not_run), key=_version_key))
     if args.action == "ranges":
         for case in spec.cases:
@@ -464,7 +480,7 @@ def cmd_matrix(args) -> int:
         return 0
     if args.action == "check":
         from .ranges import check
-        counts, unexpected = check(spec, matrix)
+        counts, unexpected = check(spec, matrix, only=only)
         print("| release | passed | not applicable | xfail | unsupported | failed |")
         print("|---|---:|---:|---:|---:|---:|")
         for version, row in counts.items():
@@ -623,6 +639,9 @@ def build_parser() -> argparse.ArgumentParser:
     mat.add_argument("--full", action="store_true",
                      help="run: rerun every case on every release (after a change to how wsconf judges outputs)")
     mat.add_argument("--write", action="store_true", help="ranges: write them into the case files")
+    mat.add_argument("--ids", default=None, metavar="FILE",
+                     help="run, check: only the cases whose ids FILE lists, one a line (ranges keeps the `versions` "
+                          "of cases the matrix has no result for)")
     mat.set_defaults(func=cmd_matrix)
 
     sm = sub.add_parser("smoke", help="check a new adapter: handshake, tool list and a few cases, explained")

@@ -16,7 +16,9 @@ the case as it was run (case_hash: its YAML content, `versions` left out, as the
 and the bridge's sources it ran through, and for the release the fingerprint of the install. A
 case is stale on a release when it has no result or key there, when its content changed, when the
 release's fingerprint changed (a reinstall with other pins: every case), or, with `rerun_bridge`,
-when the bridge it ran through changed. A rerun passes only the stale cases (`wsconf run --ids`)
+when the bridge it ran through changed. `--ids FILE` limits the matrix to the cases FILE lists
+(after a cache is lost, say, only the cases added since the `versions` were last written need
+measuring): the others are neither run nor judged by `check --ids`. A rerun passes only the stale cases (`wsconf run --ids`)
 and merges their records into results.jsonl, dropping cases the spec no longer has; a release
 with nothing stale is skipped, and releases with only stale cases run before those run in full. So after merging branches that add cases, `wsconf matrix run` runs
 just those cases on every release. The bridge is not in the default rule because nearly every
@@ -213,20 +215,24 @@ def spread(versions: list[str]) -> list[str]:
 
 
 def plan(folder: Path, versions: list[str], spec, bridge: str, rerun_bridge: bool = False,
-         full: bool = False) -> dict[str, list[str] | None]:
+         full: bool = False, only: set[str] | None = None) -> dict[str, list[str] | None]:
     """version -> the case ids to run there (None: every case), for the releases with work to do.
     A release with no verdict yet runs in full; one with a verdict runs its stale cases only. The
-    install's fingerprint is checked when the release is run (a reinstall makes every case stale)."""
+    install's fingerprint is checked when the release is run (a reinstall makes every case stale).
+    only: the matrix is limited to these cases (`--ids`): a release runs those of them it has no
+    current result for, and the others are neither run nor made stale."""
     todo = {}
     for version in versions:
         status = done(folder, version)
         results = folder / version / "results.jsonl"
         if full or not verdict(status) or not results.is_file():
-            todo[version] = None
+            todo[version] = None if only is None else [c.id for c in spec.cases if c.id in only]
             continue
         from .history import load_results
         ids = stale(spec, load_keys(folder, version), set(load_results(results).records),
                     status.get("fingerprint"), bridge, rerun_bridge)
+        if only is not None:
+            ids = [i for i in ids if i in only]
         if ids:
             todo[version] = ids
     return todo
@@ -234,14 +240,14 @@ def plan(folder: Path, versions: list[str], spec, bridge: str, rerun_bridge: boo
 
 def run_matrix(folder: Path, versions: list[str], workers: str = "2", installers: int = 2,
                wsconf: str | None = None, log=print, parallel: int = 1, spec=None,
-               rerun_bridge: bool = False, full: bool = False) -> dict[str, dict]:
+               rerun_bridge: bool = False, full: bool = False, only: set[str] | None = None) -> dict[str, dict]:
     from .spec import load_spec
     folder.mkdir(parents=True, exist_ok=True)
     spec = spec or load_spec()
     wsconf = wsconf or str(Path(sys.executable).with_name("wsconf"))
     bridge = bridge_hash()
     installed: dict[str, dict] = {}
-    work = plan(folder, versions, spec, bridge, rerun_bridge, full)
+    work = plan(folder, versions, spec, bridge, rerun_bridge, full, only)
     todo = [v for v in versions if v in work]
     partial = sum(1 for v in todo if work[v] is not None)
     log(f"matrix: {len(versions)} releases, {len(versions) - len(todo)} up to date, {len(todo) - partial} to run "
@@ -309,7 +315,8 @@ def run_matrix(folder: Path, versions: list[str], workers: str = "2", installers
             if status["install"] == "ok":
                 ids = work[version]
                 if ids is not None and load_keys(folder, version).get("fingerprint") != status.get("fingerprint"):
-                    ids = None  # reinstalled with other pins: every case is stale
+                    # reinstalled with other pins: every case is stale (every listed one, with --ids)
+                    ids = None if only is None else [c.id for c in spec.cases if c.id in only]
                 status.update(_run(version, folder, workers, wsconf, Path(spec.root), ids))
                 part = folder / version / "results.part.jsonl"
                 status["bridge"] = bridge

@@ -96,14 +96,18 @@ def applied(case, record: dict | None, version: str, expected: dict[str, str]) -
     return outcome if outcome in APPLIED else "error"
 
 
-def check(spec: Spec, matrix: dict[str, Results], expectations_dir=None) -> tuple[dict[str, dict[str, int]], dict[str, list[str]]]:
-    """version -> counts of each applied outcome, and version -> the unexpected ones ("outcome case id")."""
+def check(spec: Spec, matrix: dict[str, Results], expectations_dir=None,
+          only: set[str] | None = None) -> tuple[dict[str, dict[str, int]], dict[str, list[str]]]:
+    """version -> counts of each applied outcome, and version -> the unexpected ones ("outcome case id").
+    only: judge just these cases (a matrix run with `--ids`)."""
     from . import expectations
     counts, unexpected = {}, {}
     for version, results in matrix.items():
         expected = expectations.load("@mastra/core", expectations_dir, version)
         row = dict.fromkeys(APPLIED, 0)
         for case in spec.cases:
+            if only is not None and case.id not in only:
+                continue
             outcome = applied(case, results.records.get(case.id), version, expected)
             row[outcome] += 1
             if outcome in UNEXPECTED:
