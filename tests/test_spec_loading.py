@@ -154,3 +154,11 @@ def test_the_string_form_and_repeated_content_expand_exactly():
     assert not _value_matches(form, 7, {})
     assert content_bytes({"prefix": "<", "repeat": "x", "times": 2, "suffix": ">"}) == b"<xx>"
     assert content_bytes({"repeat": "x", "times": 2}) == b"xx"
+
+
+def test_placeholder_names_may_hold_digits_and_unknown_ones_are_refused():
+    from wsconf.placeholders import matches, unknown_placeholders
+    assert matches("cfs-{{base36_ms}}", "cfs-mx5ppfhb", {})
+    assert not matches("cfs-{{base36_ms}}", "cfs-mx5ppfh", {})      # 8 digits, no fewer
+    assert not matches("cfs-{{base36_ms}}", "cfs-MX5PPFHB", {})     # lower case, as toString(36)
+    assert list(unknown_placeholders({"a": "x {{base37_ms}} y"})) == [(("a",), "{{base37_ms}}")]

@@ -15,8 +15,10 @@ PATTERNS = {
     "iso_time": r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z",
     "int": r"-?[0-9]+",
     "runtime_version": r"v[0-9]+\.[0-9]+\.[0-9]+",
+    # Date.now().toString(36): 8 digits from 1973 to 2059 (CompositeFilesystem's id cfs-<it>)
+    "base36_ms": r"[0-9a-z]{8}",
 }
-TOKEN = re.compile(r"\{\{([a-z_]+)\}\}")
+TOKEN = re.compile(r"\{\{([a-z_][a-z0-9_]*)\}\}")
 
 
 def unknown_placeholders(data, path=()):
