@@ -1,6 +1,6 @@
 """Named placeholders: the only variable parts an expected string may have.
 
-Exact ones (root, outside, home) are substituted; pattern ones (pid, iso_time, int) match a
+Exact ones (root, outside, home) are substituted; pattern ones (pid, iso_time, int, uuid) match a
 precise regular expression. What a pattern placeholder matched in a step's result is remembered,
 so a later step's args can use it (the pid a background command printed, for kill_process). Anything else written as {{...}} is a spec error, so a typo can
 never turn into a literal.
@@ -15,6 +15,8 @@ PATTERNS = {
     "iso_time": r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z",
     "int": r"-?[0-9]+",
     "runtime_version": r"v[0-9]+\.[0-9]+\.[0-9]+",
+    # crypto.randomUUID(): a version-4 UUID (an agent signal's id)
+    "uuid": r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}",
 }
 TOKEN = re.compile(r"\{\{([a-z_]+)\}\}")
 
