@@ -40,7 +40,7 @@ function checkTurns(turns) {
 }
 
 /** The scripted model: model call n streams turn n (its tool calls, then its text). */
-function scriptedModel(turns, prompts, offered) {
+function scriptedModel(turns, prompts, offered, callPrefix = 'call') {
   let n = 0;
   return new MastraLanguageModelV2Mock({
     doStream: async options => {
@@ -55,7 +55,7 @@ function scriptedModel(turns, prompts, offered) {
           { type: 'text-end', id: `text-${n}` });
       }
       calls.forEach((call, i) => parts.push({
-        type: 'tool-call', toolCallId: `call-${n}-${i + 1}`, toolName: call.tool, input: JSON.stringify(call.args ?? {}),
+        type: 'tool-call', toolCallId: `${callPrefix}-${n}-${i + 1}`, toolName: call.tool, input: JSON.stringify(call.args ?? {}),
       }));
       parts.push({ type: 'finish', finishReason: calls.length ? 'tool-calls' : 'stop', usage: USAGE });
       return {
@@ -130,6 +130,20 @@ const { TaskSignalProvider } = await import('@mastra/core/signals').catch(() => 
 const { MockMemory } = await import('@mastra/core/memory').catch(() => ({}));
 const SIGNALS = { tasks: () => new TaskSignalProvider() };
 
+/** Capability task_signals: a prompt's messages but the system ones, each {role, content}: its text
+ * parts as strings, its tool calls and results as {toolCall | toolResult: id, toolName}. */
+function promptView(prompt) {
+  return prompt.filter(m => m.role !== 'system').map(m => ({
+    role: m.role,
+    content: (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content).map(part => {
+      if (part.type === 'text') return part.text;
+      if (part.type === 'tool-call') return { toolCall: part.toolCallId, toolName: part.toolName };
+      if (part.type === 'tool-result') return { toolResult: part.toolCallId, toolName: part.toolName };
+      return { type: part.type };
+    }),
+  }));
+}
+
 /** Capability task_signals: params.signals (names of signal providers) and params.memory ("mock"). */
 function signalOptions(params) {
   const options = {};
@@ -142,6 +156,14 @@ function signalOptions(params) {
   if (params.memory !== undefined) {
     if (params.memory !== 'mock') throw new Fault('params.memory must be "mock"');
     options.memory = 'mock';
+  }
+  // The tool call ids' prefix (default "call"): a thread's runs give their calls ids of their own,
+  // as a real model does; the same id in the history and in the run would be one invocation.
+  if (params.callPrefix !== undefined) {
+    if (typeof params.callPrefix !== 'string' || !/^[a-z0-9]+$/.test(params.callPrefix)) {
+      throw new Fault('params.callPrefix must be lowercase letters and digits');
+    }
+    options.callPrefix = params.callPrefix;
   }
   return options;
 }
@@ -196,7 +218,7 @@ export async function runAgent(session, params) {
   session.agentStorage ??= new InMemoryStore();
   const agent0 = new Agent({
     id: 'wsconf-agent', name: 'wsconf-agent', instructions: INSTRUCTIONS,
-    model: scriptedModel(turns, prompts, offered), workspace: session.workspace,
+    model: scriptedModel(turns, prompts, offered, extra.callPrefix), workspace: session.workspace,
     ...(params.hooks ? { hooks: recordingHooks(session) } : {}),
     // Capability task_signals: the signal providers, and a MockMemory over the session's storage.
     ...(extra.signals ? { signals: extra.signals } : {}),
@@ -254,6 +276,7 @@ export async function runAgent(session, params) {
     // Capability task_signals: the tools the first model call was offered, and what each later
     // model call was shown besides the tool results (the state signals' messages).
     value.offered = offered[0] ?? [];
+    value.history = promptView(prompts[0] ?? []);
     value.signals = prompts.slice(1).map(signalsShown);
   }
   return { kind: 'value', value: toWire(value), model: null };
