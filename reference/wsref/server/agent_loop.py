@@ -11,16 +11,21 @@ Capability task_signals: `signals: ["tasks"]` gives the agent the TaskSignalProv
 its four task tools come before the workspace tools, its processor's system message after the
 instructions, and before each model call its state-signal step (core/processors/runner.py) may add
 a signal, which the stream carries as a data-signal chunk and the next model call is shown as a
-user message after the tool results; `memory: "mock"` is the Memory that step needs.
+user message after the tool results; `memory: "mock"` is the Memory that step needs, which also
+keeps a thread's messages and shows a later run of it the last 10 (core/memory/mock.py): in its
+first model call's prompt (`history`) and its message list (`invocations`).
 """
 from __future__ import annotations
 
+import re
 import threading
 
 from ..js.abort import AbortSignal
 from ..utils import resolve_dynamic
 from ..validation import validate_input
 from .wire import to_json
+from ..core.agent.signals import signal_to_data_part, signal_to_llm_text
+from ..core.memory.mock import ThreadHistory, model_view
 from ..core.processors.runner import StateSignalError, run_compute_state_signal
 from ..core.signals import TaskSignalProvider
 from ..tools.base import ToolContext
@@ -69,6 +74,9 @@ def _check(params: dict) -> None:
         raise AgentParamsError(f"params.signals must be a list of signal providers ({', '.join(SIGNAL_PROVIDERS)})")
     if "memory" in params and params["memory"] != "mock":
         raise AgentParamsError('params.memory must be "mock"')
+    prefix = params.get("callPrefix", "call")
+    if not isinstance(prefix, str) or not re.fullmatch(r"[a-z0-9]+", prefix):
+        raise AgentParamsError("params.callPrefix must be lowercase letters and digits")
 
 
 def _message(exc: BaseException) -> str:
@@ -114,6 +122,14 @@ def run_agent(session, params: dict) -> dict:
     run_signals: list[dict] = []
     signals_shown: list[list[str]] = []
     lanes = session.__dict__.setdefault("state_signal_lanes", {})
+    prompt = params.get("prompt", "go")
+    prefix = params.get("callPrefix", "call")
+    # The Memory's message history of the thread (the session's storage): what the first model call is shown.
+    history = (ThreadHistory(session.__dict__.setdefault("memory_threads", {}).setdefault(thread, []))
+               if memory and thread else None)
+    if history is not None:
+        history.add_user(prompt)
+    first_prompt: list[dict] = []
     signal = AbortSignal()
     timer = None
     if params.get("abortAfterMs") is not None:
@@ -141,7 +157,7 @@ def run_agent(session, params: dict) -> dict:
     for processor in processors:
         system = processor.process_input(system)
     system = system + ([instructions] if instructions else [])
-    extra = {"offered": list(tools), "signals": signals_shown} if providers else None
+    extra = {"offered": list(tools), "signals": signals_shown, "history": first_prompt} if providers else None
 
     def state_signals() -> list[str] | None:
         """The state-signal step before a model call: the texts it adds (None: the run fails)."""
@@ -150,17 +166,22 @@ def run_agent(session, params: dict) -> dict:
             try:
                 emitted = run_compute_state_signal(
                     processor, memory=memory, thread_id=thread, resource_id=RESOURCE if thread else None,
-                    store=session.thread_state, request_context=run_context, run_signals=run_signals, lanes=lanes)
+                    store=session.thread_state, request_context=run_context,
+                    window_signals=history.window_signals() if history is not None else [],
+                    run_signals=run_signals, lanes=lanes)
             except StateSignalError as exc:
                 chunks.append({"type": "error", "error": str(exc)})
                 return None
             if emitted is not None:
-                part, text = emitted
+                part = signal_to_data_part(emitted)
                 chunks.append({"type": part["type"], "data": to_json(part["data"])})
-                texts.append(text)
+                texts.append(signal_to_llm_text(emitted))
+                if history is not None:
+                    history.add_signal(emitted)
         return texts
     shown: list[list[dict]] = []
-    invocations: list[dict] = []
+    # The message list's tool invocations: the ones of the Memory's window first.
+    invocations: list[dict] = history.window_invocations() if history is not None else []
     model_calls = 0
     previous: list[dict] = []
     try:
@@ -175,14 +196,21 @@ def run_agent(session, params: dict) -> dict:
             if n > 1:
                 shown.append(previous)
                 signals_shown.append(texts)
+            elif history is not None:
+                first_prompt.extend(model_view(history.window + history.added))
+            else:
+                first_prompt.extend(model_view([{"role": "user", "text": prompt}]))
             previous = []
             if "text" in turn:
                 chunks.append({"type": "text-delta", "text": turn["text"]})
             calls = turn.get("calls") or []
+            if history is not None:
+                history.add_step([turn["text"]] if "text" in turn else [],
+                                 [(f"{prefix}-{n}-{i}", call["tool"]) for i, call in enumerate(calls, start=1)])
             if not calls:
                 break  # finishReason "stop": the run ends
             for i, call in enumerate(calls, start=1):
-                tool_call_id = f"call-{n}-{i}"
+                tool_call_id = f"{prefix}-{n}-{i}"
                 name, args = call["tool"], call.get("args", {})
                 bound = tools[name]
                 chunks.append({"type": "tool-call", "toolCallId": tool_call_id, "toolName": name, "args": to_json(args)})
@@ -233,6 +261,8 @@ def run_agent(session, params: dict) -> dict:
     finally:
         if timer is not None:
             timer.cancel()
+        if history is not None:
+            history.save(invocations)
     return _value(system, chunks, shown, invocations, model_calls, extra)
 
 
@@ -265,5 +295,6 @@ def _execute(bound, name, args, tool_call_id, write, signal, hook_log, record_ho
 def _value(system, chunks, shown, invocations, model_calls, extra=None, failed=False) -> dict:
     value = {"system": system, "chunks": chunks, "shown": shown, "invocations": invocations, "modelCalls": model_calls}
     if extra is not None:  # capability task_signals; a run that failed before its first model call was offered nothing
-        value.update({"offered": [] if failed else extra["offered"], "signals": extra["signals"]})
+        value.update({"offered": [] if failed else extra["offered"], "signals": extra["signals"],
+                      "history": extra["history"]})
     return {"kind": "value", "model": None, "value": value}

@@ -9,14 +9,13 @@ model call, a processor with computeStateSignal (the task-state processor) is ru
   lane's version counting up per thread), is added to the message list (the model is shown it
   as a user message) and written to the stream as a data-signal chunk.
 
-Modelled, not ported: the signal history is the lane's signals of THIS run (the message list);
-a later run on the thread would also see the earlier run's signals that memory loads into the
-window (MockMemory's lastMessages: 10), which is not modelled, so the cases run the lane within
-one run per thread. The thread's tracking (version) is kept in `lanes` {(threadId, stateId): ...}.
+The signal history is the lane's signals in the message list: the ones memory loaded into the
+run's window (core/memory/mock.py) and the ones the run sent; when the last snapshot has left the
+window, a fresh snapshot is due, whatever changed.
 """
 from __future__ import annotations
 
-from ..agent.signals import create_signal, signal_to_data_part, signal_to_llm_text
+from ..agent.signals import create_signal
 
 
 def memory_required_message(processor_id: str) -> str:
@@ -27,29 +26,50 @@ class StateSignalError(Exception):
     """runComputeStateSignal's throw: the run's stream ends with an error chunk."""
 
 
+def _lane(signals: list[dict], state_id: str, thread_id: str) -> list[dict]:
+    return [s for s in signals if s["metadata"]["state"]["id"] == state_id and s["metadata"]["state"]["threadId"] == thread_id]
+
+
+def _derive(signals: list[dict]) -> tuple[dict | None, list[dict]]:
+    """deriveStateSignalHistory: the last snapshot and the deltas after it."""
+    last_index = max((i for i, s in enumerate(signals) if s["metadata"]["state"]["mode"] == "snapshot"), default=-1)
+    last_snapshot = signals[last_index] if last_index >= 0 else None
+    return last_snapshot, [s for s in signals[last_index + 1:] if s["metadata"]["state"]["mode"] == "delta"]
+
+
 def run_compute_state_signal(processor, *, memory: bool, thread_id: str | None, resource_id: str | None,
-                             store: dict, request_context: dict, run_signals: list[dict], lanes: dict):
-    """One state-signal step: returns (data part, model text) of the signal emitted, or None."""
+                             store: dict, request_context: dict, window_signals: list[dict], run_signals: list[dict],
+                             lanes: dict):
+    """One state-signal step: returns the signal emitted (appended to run_signals), or None.
+
+    window_signals are the signals of the thread's messages memory loaded into the run's window,
+    run_signals the ones this run sent: together the message list's. lanes keeps each thread's
+    tracking {(threadId, stateId): {currentCacheKey, currentMode, version, lastSnapshotSignalId,
+    activeCopies}} (upstream: the thread's metadata.mastra.stateSignals, the copies in storage)."""
     if not memory:
         raise StateSignalError(memory_required_message(processor.id))
     if not thread_id or not resource_id:
         return None  # memory but no thread identity: skipped
     state_id = processor.state_id
-    mine = [s for s in run_signals
-            if s["metadata"]["state"]["id"] == state_id and s["metadata"]["state"]["threadId"] == thread_id]
-    last_index = max((i for i, s in enumerate(mine) if s["metadata"]["state"]["mode"] == "snapshot"), default=-1)
-    last_snapshot = mine[last_index] if last_index >= 0 else None
-    deltas = [s for s in mine[last_index + 1:] if s["metadata"]["state"]["mode"] == "delta"]
+    tracking = lanes.setdefault((thread_id, state_id), {})
+    local = _lane(window_signals + run_signals, state_id, thread_id)
+    last_snapshot, deltas = _derive(local)
+    has_snapshot = last_snapshot is not None
+    if not has_snapshot and tracking.get("lastSnapshotSignalId"):
+        # resolveStateSignalHistory: the snapshot left the window; the tracked copies come from storage.
+        tracked = {s["id"]: s for s in tracking.get("activeCopies", [])}
+        merged = list(tracked.values()) + [s for s in local if s["id"] not in tracked]
+        merged.sort(key=lambda s: s["createdAt"])  # stable: equal times keep their order
+        last_snapshot, deltas = _derive(merged)
     result = processor.compute_state_signal(thread_id=thread_id, store=store, request_context=request_context,
                                             last_snapshot=last_snapshot, deltas_since_snapshot=deltas,
-                                            has_snapshot=last_snapshot is not None)
+                                            has_snapshot=has_snapshot)
     if not result:
         return None
-    tracking = lanes.setdefault((thread_id, state_id), {})
     mode = result.get("mode", "snapshot")
     cache_key = result["cacheKey"]
     has_active_copy = any(s["metadata"]["state"].get("cacheKey") == cache_key
-                          and s["metadata"]["state"].get("mode") == mode for s in mine)
+                          and s["metadata"]["state"].get("mode") == mode for s in local)
     matches = tracking.get("currentCacheKey") == cache_key and tracking.get("currentMode") == mode
     if matches and has_active_copy:
         return None  # unchanged
@@ -65,5 +85,7 @@ def run_compute_state_signal(processor, *, memory: bool, thread_id: str | None, 
     signal = create_signal(type="state", tag_name=result.get("tagName") or "state", contents=result["contents"],
                            attributes=result.get("attributes"), metadata=metadata)
     run_signals.append(signal)
-    tracking.update({"currentCacheKey": cache_key, "currentMode": mode, "version": version})
-    return signal_to_data_part(signal), signal_to_llm_text(signal)
+    tracking.update({"currentCacheKey": cache_key, "currentMode": mode, "version": version,
+                     "lastSnapshotSignalId": signal["id"] if mode == "snapshot" else tracking.get("lastSnapshotSignalId"),
+                     "activeCopies": local + [signal]})
+    return signal
