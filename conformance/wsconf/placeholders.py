@@ -1,6 +1,6 @@
 """Named placeholders: the only variable parts an expected string may have.
 
-Exact ones (root, outside, home) are substituted; pattern ones (pid, iso_time, int) match a
+Exact ones (root, outside, home) are substituted; pattern ones (pid, iso_time, int, uuid) match a
 precise regular expression. What a pattern placeholder matched in a step's result is remembered,
 so a later step's args can use it (the pid a background command printed, for kill_process). Anything else written as {{...}} is a spec error, so a typo can
 never turn into a literal.
@@ -17,6 +17,8 @@ PATTERNS = {
     "runtime_version": r"v[0-9]+\.[0-9]+\.[0-9]+",
     # Date.now().toString(36): 8 digits from 1973 to 2059 (CompositeFilesystem's id cfs-<it>)
     "base36_ms": r"[0-9a-z]{8}",
+    # crypto.randomUUID(): a version-4 UUID (an agent signal's id)
+    "uuid": r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}",
 }
 TOKEN = re.compile(r"\{\{([a-z_][a-z0-9_]*)\}\}")
 

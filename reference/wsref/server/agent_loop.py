@@ -6,18 +6,51 @@ workspace's), the stream's chunks, what each model call is shown of the previous
 the message list's tool invocations, the agent-level hooks, the approval flow and the abort
 signal. Modelled, not ported: the calls of one turn run one after another here (upstream runs them
 concurrently, so the cases give each turn one call), and only the chunk types the cases see exist.
+
+Capability task_signals: `signals: ["tasks"]` gives the agent the TaskSignalProvider (core/signals/):
+its four task tools come before the workspace tools, its processor's system message after the
+instructions, and before each model call its state-signal step (core/processors/runner.py) may add
+a signal, which the stream carries as a data-signal chunk and the next model call is shown as a
+user message after the tool results; `memory: "mock"` is the Memory that step needs, which also
+keeps a thread's messages and shows a later run of it the last 10 (core/memory/mock.py): in its
+first model call's prompt (`history`) and its message list (`invocations`).
 """
 from __future__ import annotations
 
+import re
 import threading
 
 from ..js.abort import AbortSignal
 from ..utils import resolve_dynamic
 from ..validation import validate_input
 from .wire import to_json
+from ..core.agent.signals import signal_to_data_part, signal_to_llm_text
+from ..core.memory.mock import ThreadHistory, model_view
+from ..core.processors.runner import StateSignalError, run_compute_state_signal
+from ..core.signals import TaskSignalProvider
+from ..tools.base import ToolContext
 
 INSTRUCTIONS = "You are the wsconf test agent."
 DECLINED = "Tool call was not approved by the user"
+SIGNAL_PROVIDERS = {"tasks": TaskSignalProvider}
+RESOURCE = "wsconf"  # the bridge's resource id for a run's thread
+
+
+class SignalToolBinding:
+    """A signal provider's tool in the agent's tool set: the BoundTool interface the loop uses."""
+
+    def __init__(self, tool, context: dict):
+        self.tool = tool
+        self.settings: dict = {}
+        self.context = context  # ToolContext.extra: agent {threadId, resourceId}, store, requestContext
+        self.tool_call_id = None
+        self.agent_context: dict = {}
+
+    def execute(self, args: dict):
+        return self.tool.execute(args, ToolContext(workspace=None, extra=self.context))
+
+    def to_model_output(self, output):
+        return None
 
 
 class AgentParamsError(ValueError):
@@ -36,6 +69,14 @@ def _check(params: dict) -> None:
         raise AgentParamsError("params.approvals must be a list of booleans")
     if "thread" in params and (not isinstance(params["thread"], str) or not params["thread"]):
         raise AgentParamsError("params.thread must be a non-empty string")
+    signals = params.get("signals", [])
+    if not isinstance(signals, list) or any(name not in SIGNAL_PROVIDERS for name in signals):
+        raise AgentParamsError(f"params.signals must be a list of signal providers ({', '.join(SIGNAL_PROVIDERS)})")
+    if "memory" in params and params["memory"] != "mock":
+        raise AgentParamsError('params.memory must be "mock"')
+    prefix = params.get("callPrefix", "call")
+    if not isinstance(prefix, str) or not re.fullmatch(r"[a-z0-9]+", prefix):
+        raise AgentParamsError("params.callPrefix must be lowercase letters and digits")
 
 
 def _message(exc: BaseException) -> str:
@@ -66,6 +107,29 @@ def run_agent(session, params: dict) -> dict:
     # The agent builds its own tool set: a fresh write lock, and a fresh tracker unless the run has a
     # thread, whose reads the session's storage keeps (capability agent_threads).
     tools = session._build_tools(thread=params.get("thread"))
+    # Capability task_signals: the providers' tools first (the agent merges them before the workspace's).
+    thread = params.get("thread")
+    providers = [SIGNAL_PROVIDERS[name]() for name in params.get("signals", [])]
+    processors = [p for provider in providers for p in provider.get_input_processors()]
+    memory = params.get("memory") == "mock"
+    run_context: dict = {}  # the run's request context, where the task tools surface their list
+    tool_context = {"agent": {"threadId": thread, "resourceId": RESOURCE if thread else None} if memory else {},
+                    "store": session.thread_state, "requestContext": run_context}
+    if providers:
+        signal_tools = {name: SignalToolBinding(tool, tool_context)
+                        for provider in providers for name, tool in provider.get_tools().items()}
+        tools = {**signal_tools, **tools}
+    run_signals: list[dict] = []
+    signals_shown: list[list[str]] = []
+    lanes = session.__dict__.setdefault("state_signal_lanes", {})
+    prompt = params.get("prompt", "go")
+    prefix = params.get("callPrefix", "call")
+    # The Memory's message history of the thread (the session's storage): what the first model call is shown.
+    history = (ThreadHistory(session.__dict__.setdefault("memory_threads", {}).setdefault(thread, []))
+               if memory and thread else None)
+    if history is not None:
+        history.add_user(prompt)
+    first_prompt: list[dict] = []
     signal = AbortSignal()
     timer = None
     if params.get("abortAfterMs") is not None:
@@ -89,26 +153,64 @@ def run_agent(session, params: dict) -> dict:
             chunks.append(view)
 
     instructions = session.workspace.get_instructions_async({"requestContext": session.request_context})
-    system = [INSTRUCTIONS] + ([instructions] if instructions else [])
+    system = [INSTRUCTIONS]
+    for processor in processors:
+        system = processor.process_input(system)
+    system = system + ([instructions] if instructions else [])
+    extra = {"offered": list(tools), "signals": signals_shown, "history": first_prompt} if providers else None
+
+    def state_signals() -> list[str] | None:
+        """The state-signal step before a model call: the texts it adds (None: the run fails)."""
+        texts = []
+        for processor in processors:
+            try:
+                emitted = run_compute_state_signal(
+                    processor, memory=memory, thread_id=thread, resource_id=RESOURCE if thread else None,
+                    store=session.thread_state, request_context=run_context,
+                    window_signals=history.window_signals() if history is not None else [],
+                    run_signals=run_signals, lanes=lanes)
+            except StateSignalError as exc:
+                chunks.append({"type": "error", "error": str(exc)})
+                return None
+            if emitted is not None:
+                part = signal_to_data_part(emitted)
+                chunks.append({"type": part["type"], "data": to_json(part["data"])})
+                texts.append(signal_to_llm_text(emitted))
+                if history is not None:
+                    history.add_signal(emitted)
+        return texts
     shown: list[list[dict]] = []
-    invocations: list[dict] = []
+    # The message list's tool invocations: the ones of the Memory's window first.
+    invocations: list[dict] = history.window_invocations() if history is not None else []
     model_calls = 0
     previous: list[dict] = []
     try:
         for n, turn in enumerate(params["turns"], start=1):
             if signal.aborted:
                 break
+            texts = state_signals()
+            if texts is None:
+                return _value([] if model_calls == 0 else system, chunks, shown, invocations, model_calls, extra,
+                              failed=model_calls == 0)
             model_calls += 1
             if n > 1:
                 shown.append(previous)
+                signals_shown.append(texts)
+            elif history is not None:
+                first_prompt.extend(model_view(history.window + history.added))
+            else:
+                first_prompt.extend(model_view([{"role": "user", "text": prompt}]))
             previous = []
             if "text" in turn:
                 chunks.append({"type": "text-delta", "text": turn["text"]})
             calls = turn.get("calls") or []
+            if history is not None:
+                history.add_step([turn["text"]] if "text" in turn else [],
+                                 [(f"{prefix}-{n}-{i}", call["tool"]) for i, call in enumerate(calls, start=1)])
             if not calls:
                 break  # finishReason "stop": the run ends
             for i, call in enumerate(calls, start=1):
-                tool_call_id = f"call-{n}-{i}"
+                tool_call_id = f"{prefix}-{n}-{i}"
                 name, args = call["tool"], call.get("args", {})
                 bound = tools[name]
                 chunks.append({"type": "tool-call", "toolCallId": tool_call_id, "toolName": name, "args": to_json(args)})
@@ -117,7 +219,7 @@ def run_agent(session, params: dict) -> dict:
                                    "args": to_json(args)})
                     if not approvals:  # no answer scripted: the run stays suspended here
                         invocations.append({"toolCallId": tool_call_id, "toolName": name, "state": "input-available"})
-                        return _value(system, chunks, shown, invocations, model_calls)
+                        return _value(system, chunks, shown, invocations, model_calls, extra)
                     approved = approvals.pop(0)
                     chunks.append({"type": "wsconf-approve" if approved else "wsconf-decline", "toolCallId": tool_call_id})
                     if not approved:
@@ -146,16 +248,22 @@ def run_agent(session, params: dict) -> dict:
                 if signal.aborted:  # the result chunk comes twice, then the abort chunk ends the stream
                     chunks.append(dict(result_chunk))
                     chunks.append({"type": "abort"})
-                    return _value(system, chunks, shown, invocations, model_calls)
+                    return _value(system, chunks, shown, invocations, model_calls, extra)
         else:
             # Past the scripted turns the model answers with nothing and the run stops.
             if not signal.aborted:
+                texts = state_signals()
+                if texts is None:
+                    return _value(system, chunks, shown, invocations, model_calls, extra)
                 model_calls += 1
                 shown.append(previous)
+                signals_shown.append(texts)
     finally:
         if timer is not None:
             timer.cancel()
-    return _value(system, chunks, shown, invocations, model_calls)
+        if history is not None:
+            history.save(invocations)
+    return _value(system, chunks, shown, invocations, model_calls, extra)
 
 
 def _execute(bound, name, args, tool_call_id, write, signal, hook_log, record_hooks) -> dict:
@@ -184,6 +292,9 @@ def _execute(bound, name, args, tool_call_id, write, signal, hook_log, record_ho
     return {"output": output}
 
 
-def _value(system, chunks, shown, invocations, model_calls) -> dict:
-    return {"kind": "value", "model": None, "value": {
-        "system": system, "chunks": chunks, "shown": shown, "invocations": invocations, "modelCalls": model_calls}}
+def _value(system, chunks, shown, invocations, model_calls, extra=None, failed=False) -> dict:
+    value = {"system": system, "chunks": chunks, "shown": shown, "invocations": invocations, "modelCalls": model_calls}
+    if extra is not None:  # capability task_signals; a run that failed before its first model call was offered nothing
+        value.update({"offered": [] if failed else extra["offered"], "signals": extra["signals"],
+                      "history": extra["history"]})
+    return {"kind": "value", "model": None, "value": value}

@@ -40,11 +40,12 @@ function checkTurns(turns) {
 }
 
 /** The scripted model: model call n streams turn n (its tool calls, then its text). */
-function scriptedModel(turns, prompts) {
+function scriptedModel(turns, prompts, offered, callPrefix = 'call') {
   let n = 0;
   return new MastraLanguageModelV2Mock({
     doStream: async options => {
       prompts.push(options.prompt);
+      offered.push((options.tools ?? []).map(tool => tool.name));
       const turn = turns[n] ?? { text: '' };
       n++;
       const parts = [{ type: 'stream-start', warnings: [] }];
@@ -54,7 +55,7 @@ function scriptedModel(turns, prompts) {
           { type: 'text-end', id: `text-${n}` });
       }
       calls.forEach((call, i) => parts.push({
-        type: 'tool-call', toolCallId: `call-${n}-${i + 1}`, toolName: call.tool, input: JSON.stringify(call.args ?? {}),
+        type: 'tool-call', toolCallId: `${callPrefix}-${n}-${i + 1}`, toolName: call.tool, input: JSON.stringify(call.args ?? {}),
       }));
       parts.push({ type: 'finish', finishReason: calls.length ? 'tool-calls' : 'stop', usage: USAGE });
       return {
@@ -94,17 +95,77 @@ function chunkView(chunk) {
   }
 }
 
+/** The messages of a prompt after its last assistant message (what the previous step added). */
+function sinceLastAssistant(prompt) {
+  let i = prompt.length;
+  while (i > 0 && prompt[i - 1].role !== 'assistant') i--;
+  return prompt.slice(i);
+}
+
 /** The tool results model call n (n >= 1) was shown: the tool messages after its last assistant message. */
 function shown(prompt) {
   const out = [];
-  let i = prompt.length;
-  while (i > 0 && prompt[i - 1].role === 'tool') i--;
-  for (const message of prompt.slice(i)) {
+  for (const message of sinceLastAssistant(prompt)) {
+    if (message.role !== 'tool') continue;
     for (const part of message.content) {
       if (part.type === 'tool-result') out.push({ toolCallId: part.toolCallId, toolName: part.toolName, output: part.output });
     }
   }
   return out;
+}
+
+/** Capability task_signals: the texts of the user messages after the last assistant message (the state signals). */
+function signalsShown(prompt) {
+  const out = [];
+  for (const message of sinceLastAssistant(prompt)) {
+    if (message.role !== 'user') continue;
+    for (const part of message.content) if (part.type === 'text') out.push(part.text);
+  }
+  return out;
+}
+
+// Capability task_signals: @mastra/core/signals (TaskSignalProvider) is newer than the oldest
+// releases the matrix runs, so it is looked up here and the capability left out where it is absent.
+const { TaskSignalProvider } = await import('@mastra/core/signals').catch(() => ({}));
+const { MockMemory } = await import('@mastra/core/memory').catch(() => ({}));
+const SIGNALS = { tasks: () => new TaskSignalProvider() };
+
+/** Capability task_signals: a prompt's messages but the system ones, each {role, content}: its text
+ * parts as strings, its tool calls and results as {toolCall | toolResult: id, toolName}. */
+function promptView(prompt) {
+  return prompt.filter(m => m.role !== 'system').map(m => ({
+    role: m.role,
+    content: (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content).map(part => {
+      if (part.type === 'text') return part.text;
+      if (part.type === 'tool-call') return { toolCall: part.toolCallId, toolName: part.toolName };
+      if (part.type === 'tool-result') return { toolResult: part.toolCallId, toolName: part.toolName };
+      return { type: part.type };
+    }),
+  }));
+}
+
+/** Capability task_signals: params.signals (names of signal providers) and params.memory ("mock"). */
+function signalOptions(params) {
+  const options = {};
+  if (params.signals !== undefined) {
+    if (!Array.isArray(params.signals) || params.signals.some(name => !Object.hasOwn(SIGNALS, name))) {
+      throw new Fault(`params.signals must be a list of signal providers (${Object.keys(SIGNALS).join(', ')})`);
+    }
+    options.signals = params.signals.map(name => SIGNALS[name]());
+  }
+  if (params.memory !== undefined) {
+    if (params.memory !== 'mock') throw new Fault('params.memory must be "mock"');
+    options.memory = 'mock';
+  }
+  // The tool call ids' prefix (default "call"): a thread's runs give their calls ids of their own,
+  // as a real model does; the same id in the history and in the run would be one invocation.
+  if (params.callPrefix !== undefined) {
+    if (typeof params.callPrefix !== 'string' || !/^[a-z0-9]+$/.test(params.callPrefix)) {
+      throw new Fault('params.callPrefix must be lowercase letters and digits');
+    }
+    options.callPrefix = params.callPrefix;
+  }
+  return options;
 }
 
 /** Each tool invocation of the message list (AI SDK v5 UI parts), once, in order: its state and output or errorText. */
@@ -146,18 +207,23 @@ export async function runAgent(session, params) {
   const approvals = params.approvals ?? [];
   if (!Array.isArray(approvals) || approvals.some(a => typeof a !== 'boolean')) throw new Fault('params.approvals must be a list of booleans');
   const prompts = [];
-  const agent0 = new Agent({
-    id: 'wsconf-agent', name: 'wsconf-agent', instructions: INSTRUCTIONS,
-    model: scriptedModel(turns, prompts), workspace: session.workspace,
-    ...(params.hooks ? { hooks: recordingHooks(session) } : {}),
-  });
+  const offered = [];
   if (params.thread !== undefined && (typeof params.thread !== 'string' || params.thread === '')) {
     throw new Fault('params.thread must be a non-empty string');
   }
+  const extra = signalOptions(params);
   // A Mastra instance with in-memory storage: an approval suspends the run, and resuming it
   // loads the run's snapshot from storage. The storage is the session's, so a later run on the
   // same thread finds what an earlier one kept there (capability agent_threads: the read tracker).
   session.agentStorage ??= new InMemoryStore();
+  const agent0 = new Agent({
+    id: 'wsconf-agent', name: 'wsconf-agent', instructions: INSTRUCTIONS,
+    model: scriptedModel(turns, prompts, offered, extra.callPrefix), workspace: session.workspace,
+    ...(params.hooks ? { hooks: recordingHooks(session) } : {}),
+    // Capability task_signals: the signal providers, and a MockMemory over the session's storage.
+    ...(extra.signals ? { signals: extra.signals } : {}),
+    ...(extra.memory ? { memory: new MockMemory({ storage: session.agentStorage }) } : {}),
+  });
   const mastra = new Mastra({ agents: { wsconf: agent0 }, storage: session.agentStorage, logger: false });
   const agent = mastra.getAgent('wsconf');
   const controller = new AbortController();
@@ -206,5 +272,12 @@ export async function runAgent(session, params) {
     invocations: invocations(output.messageList),
     modelCalls: prompts.length,
   };
+  if (extra.signals) {
+    // Capability task_signals: the tools the first model call was offered, and what each later
+    // model call was shown besides the tool results (the state signals' messages).
+    value.offered = offered[0] ?? [];
+    value.history = promptView(prompts[0] ?? []);
+    value.signals = prompts.slice(1).map(signalsShown);
+  }
   return { kind: 'value', value: toWire(value), model: null };
 }

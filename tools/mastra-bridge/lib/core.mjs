@@ -51,6 +51,8 @@ export function dependencyVersions() {
 // unsupported (a capability or a tool left out of hello), not as an adapter fault.
 const WORKSPACE = await import('@mastra/core/workspace');
 const has = name => WORKSPACE[name] !== undefined;
+const SIGNALS = await import('@mastra/core/signals').catch(() => ({}));
+const MEMORY = await import('@mastra/core/memory').catch(() => ({}));
 const toolNames = groups => groups.flatMap(group => Object.values(WORKSPACE.WORKSPACE_TOOLS?.[group] ?? {}));
 const SKILL_TOOLS = ['skill', 'skill_search', 'skill_read'];
 
@@ -75,6 +77,8 @@ export function missingCapabilities() {
   if (!has('UnsupportedGrepPatternError')) missing.push('native_fs');
   // The Workspace's LSP manager needs these two optional packages (upstream lsp/client.ts isLSPAvailable).
   if (!installedVersion('vscode-jsonrpc') || !installedVersion('vscode-languageserver-protocol')) missing.push('lsp');
+  // Agent signals (@mastra/core/signals' TaskSignalProvider, with @mastra/core/memory's MockMemory).
+  if (!SIGNALS.TaskSignalProvider || !MEMORY.MockMemory) missing.push('task_signals');
   return missing;
 }
 

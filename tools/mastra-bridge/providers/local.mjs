@@ -49,6 +49,7 @@ export const capabilities = [
   'tool_tracing',
   'error_details',
   'agent_threads',
+  'task_signals',
   // bwrap isolation can only be checked where bwrap is installed; where it is not, the refusal can.
   ...(bwrapInstalled() ? ['isolation_bwrap'] : ['bwrap_absent']),
 ];

@@ -1,0 +1,1 @@
+"""core/memory/: @mastra/core src/memory/ (only MockMemory's message history)."""

@@ -1,0 +1,1 @@
+"""core/processors/: @mastra/core src/processors/ (only runner.ts's state-signal step)."""

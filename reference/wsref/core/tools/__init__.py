@@ -1,0 +1,1 @@
+"""core/tools/: @mastra/core src/tools/ (only builtin/ here)."""
