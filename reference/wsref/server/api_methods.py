@@ -82,6 +82,8 @@ API_METHODS = {
     "sandbox.executeCommand": lambda s, command, args=None, options=None:
         _sandbox(s).execute_command(command, args, options),
     "sandbox.processes.list": lambda s: _sandbox(s).processes.list(),
+    # capability sandbox_mounts: LocalSandbox.unmount(mountPath), the symlink, marker and mount entry go
+    "sandbox.unmount": lambda s, mount_path: _sandbox(s).unmount(mount_path),
     "sandbox.setOnStart": lambda s, update: _sandbox(s).set_on_start(update),
     # the static LocalSandbox.detectIsolation(), reached through the instance's constructor
     "sandbox.constructor.detectIsolation": lambda s: _detect_isolation(),

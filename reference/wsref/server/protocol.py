@@ -593,12 +593,21 @@ def _js_slice(text: str, start=0, end=None) -> str:
 def open_session(root: str, home: str, workspace: dict):
     """A Session, or the error Result when building the workspace throws (e.g. duplicate tool names)."""
     os.environ["HOME"] = home  # allowedPaths like "~" expand when the filesystem is built
+    # Capability process_cwd: the workspace is built with the process's working directory at processCwd
+    # too (LocalSandbox's default workingDirectory is <cwd>/.sandbox); the requests then run there.
+    process_cwd = workspace.get("processCwd") if isinstance(workspace, dict) else None
+    previous = os.getcwd() if isinstance(process_cwd, str) else None
     try:
+        if previous is not None:
+            os.chdir(process_cwd)
         session = Session(root, home, workspace)
         session._toolset()
         return session
     except Exception as exc:
         return error_of(exc)
+    finally:
+        if previous is not None:
+            os.chdir(previous)
 
 
 def dependencies() -> dict[str, str]:

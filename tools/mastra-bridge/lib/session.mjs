@@ -79,7 +79,18 @@ async function buildTools(session) {
   return skills ? { ...tools, ...createSkillTools(skills) } : tools;
 }
 
+/**
+ * Capability process_cwd: the workspace is built with the process's working directory at the case's
+ * `processCwd` too, so what the constructors resolve against process.cwd() (LocalSandbox's default
+ * workingDirectory, process.cwd()/.sandbox) lands in the case's folder.
+ */
 export async function opOpen(params) {
+  const ws = isPlainObject(params?.workspace) ? params.workspace : {};
+  const processCwd = typeof ws.processCwd === 'string' ? ws.processCwd : undefined;
+  return inSessionProcess(processCwd === undefined ? undefined : { processCwd }, () => openWorkspace(params));
+}
+
+async function openWorkspace(params) {
   const root = needString(params, 'root');
   const ws = params.workspace ?? {};
   if (!isPlainObject(ws)) throw new Fault('params.workspace must be an object');
