@@ -82,7 +82,8 @@ def test_upstream_tests_trace_to_existing_cases():
     tests, errors = load_upstream_tests(spec.root, {c.id for c in spec.cases})
     assert [str(e) for e in errors] == []
     assert len(tests) > 1000
-    assert {t.kind for t in tests} == {"cases", "gap", "reason"}
+    kinds = {t.kind for t in tests}
+    assert {"cases", "reason"} <= kinds <= {"cases", "gap", "reason"}  # every gap may be closed
 
 
 def test_an_upstream_test_naming_a_missing_case_is_reported(tmp_path):
