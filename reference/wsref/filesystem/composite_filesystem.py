@@ -193,8 +193,8 @@ class CompositeFilesystem:
         resolved = self.resolve_mount(path)
         return resolved[2] if resolved else None
 
-    def resolve_absolute_path(self, path: str):
-        resolved = self.resolve_mount(path)
+    def resolve_absolute_path(self, input_path: str):
+        resolved = self.resolve_mount(input_path)
         if resolved is None or not hasattr(resolved[0], "resolve_absolute_path"):
             return None
         return resolved[0].resolve_absolute_path(resolved[1])
