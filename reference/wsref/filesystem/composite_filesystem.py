@@ -189,12 +189,12 @@ class CompositeFilesystem:
         resolved = self.resolve_mount(path)
         return resolved[0] if resolved else None
 
-    def get_mount_path_for_path(self, path: str):
-        resolved = self.resolve_mount(path)
+    def get_mount_path_for_path(self, input_path: str):
+        resolved = self.resolve_mount(input_path)
         return resolved[2] if resolved else None
 
-    def resolve_absolute_path(self, path: str):
-        resolved = self.resolve_mount(path)
+    def resolve_absolute_path(self, input_path: str):
+        resolved = self.resolve_mount(input_path)
         if resolved is None or not hasattr(resolved[0], "resolve_absolute_path"):
             return None
         return resolved[0].resolve_absolute_path(resolved[1])

@@ -83,6 +83,8 @@ FS_METHODS = {
     "stat": ("stat", ["path"]),
     "realpath": ("realpath", ["path"]),
     "resolveAbsolutePath": ("resolve_absolute_path", ["path"]),
+    # Capability sandbox_mounts: a CompositeFilesystem's own lookup (the mount path holding a path)
+    "getMountPathForPath": ("get_mount_path_for_path", ["path"]),
     "getInfo": ("get_info", []),
     "getInstructions": ("get_instructions", []),
     # The provider's own hooks, as `filesystem.init()` calls them: no status tracking (that is
