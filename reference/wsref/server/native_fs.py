@@ -15,7 +15,9 @@ from .wire import to_json
 VARIANTS = {"walk": ("local", "phantom", "throw", "notFound"),
             "grep": ("local", "phantom", "empty", "throw", "unsupported"),
             # Not native methods: the provider's readFile/writeFile logged, or a readFile returning bytes.
-            "readFile": ("logged", "bytes"), "writeFile": ("logged",)}
+            "readFile": ("logged", "bytes"), "writeFile": ("logged",),
+            # Nor this: the optional resolveAbsolutePath taken away ("missing") or throwing ("throw").
+            "resolveAbsolutePath": ("missing", "throw")}
 # What the "phantom" variants add after the local results (no readdir or readFile shows them).
 PHANTOM_WALK = [{"name": "phantom.txt", "type": "file", "size": 7, "path": "phantom.txt"}]
 PHANTOM_GREP = [
@@ -121,6 +123,12 @@ def with_native(fs, spec, hook_log: list) -> None:
 
 
 def _wrap_read_write(fs, spec, hook_log: list) -> None:
+    if spec.get("resolveAbsolutePath") == "missing":
+        fs.resolve_absolute_path = None  # the tools' getattr(...) finds no method: the fallbacks
+    elif spec.get("resolveAbsolutePath") == "throw":
+        def resolve_absolute_path(input_path):
+            raise Exception("resolveAbsolutePath failed")
+        fs.resolve_absolute_path = resolve_absolute_path
     if spec.get("readFile"):
         read_file = fs.read_file
 

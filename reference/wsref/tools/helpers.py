@@ -42,8 +42,8 @@ def get_edit_diagnostics_text(workspace, file_path: str, content: str) -> str:
     manager: "\\n\\nLSP Diagnostics:" and, per severity that has any, its label and one
     "  line:character - message [source]" row each (deduplicated), cut near 2000 characters.
     Any failure, no client, no diagnostics, or 10 s without an answer: nothing."""
-    import concurrent.futures
     import posixpath
+    import threading
     try:
         manager = getattr(workspace, "lsp", None)
         if manager is None:
@@ -53,12 +53,17 @@ def get_edit_diagnostics_text(workspace, file_path: str, content: str) -> str:
         absolute = resolve(file_path) if resolve is not None else None
         if absolute is None:
             absolute = posixpath.normpath(posixpath.join(manager.root, file_path.lstrip("/")))
-        # The 10 s race: the manager's own deadlines end the work that is left behind.
-        pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
-        try:
-            diagnostics = pool.submit(manager.get_diagnostics, absolute, content).result(DIAGNOSTICS_TIMEOUT_MS / 1000)
-        finally:
-            pool.shutdown(wait=False)
+        # The 10 s race: the manager's own deadlines (diagnosticTimeout) end the work left behind,
+        # on a daemon thread, so that it keeps no process alive (as a settled race keeps no Node
+        # process alive: the bridge exits).
+        answer = []
+        worker = threading.Thread(target=lambda: answer.append(manager.get_diagnostics(absolute, content)),
+                                  name="wsref-lsp-diagnostics", daemon=True)
+        worker.start()
+        worker.join(DIAGNOSTICS_TIMEOUT_MS / 1000)
+        if not answer:  # 'LSP diagnostics timeout': caught like any failure
+            return ""
+        diagnostics = answer[0]
         if not diagnostics:  # None: no client; []: nothing to report
             return ""
         seen, groups = set(), {severity: [] for severity, _ in SEVERITY_LABELS}

@@ -18,6 +18,8 @@ const VARIANTS = {
   // Not native methods: the provider's own readFile/writeFile, logged ("logged"), or a readFile that
   // returns bytes whatever the encoding ("bytes"), as a provider without text decoding would.
   readFile: ['logged', 'bytes'], writeFile: ['logged'],
+  // Nor this: the optional resolveAbsolutePath taken away ("missing") or throwing ("throw").
+  resolveAbsolutePath: ['missing', 'throw'],
 };
 
 // What the "phantom" variants add after the local results: entries no readdir or readFile shows,
@@ -114,6 +116,12 @@ export function withNative(fs, spec, session) {
       if (spec.grep === 'empty') return [];
       const results = await grepLocal(fs, options);
       return spec.grep === 'phantom' ? [...results, ...PHANTOM_GREP] : results;
+    };
+  }
+  if (spec.resolveAbsolutePath === 'missing') fs.resolveAbsolutePath = undefined;
+  if (spec.resolveAbsolutePath === 'throw') {
+    fs.resolveAbsolutePath = () => {
+      throw new Error('resolveAbsolutePath failed');
     };
   }
   if (spec.readFile) {
