@@ -163,3 +163,12 @@ def test_placeholder_names_may_hold_digits_and_unknown_ones_are_refused():
     assert not matches("cfs-{{base36_ms}}", "cfs-mx5ppfh", {})      # 8 digits, no fewer
     assert not matches("cfs-{{base36_ms}}", "cfs-MX5PPFHB", {})     # lower case, as toString(36)
     assert list(unknown_placeholders({"a": "x {{base37_ms}} y"})) == [(("a",), "{{base37_ms}}")]
+
+
+def test_a_symlink_in_the_setup_needs_the_symlinks_capability(mini_spec):
+    case = GOOD.replace("    steps:", "    setup:\n      symlinks: {l.txt: a.txt}\n    steps:")
+    write(mini_spec, "a.yaml", "tool: read_file\ncases:" + case)
+    msgs = messages(mini_spec)
+    assert any("a.yaml:7: cases[0].setup.symlinks: setup.symlinks needs the capability symlinks" in m for m in msgs), msgs
+    write(mini_spec, "a.yaml", "tool: read_file\ncases:" + case.replace("    setup:", "    needs: [symlinks]\n    setup:"))
+    assert not [m for m in messages(mini_spec) if "symlinks" in m]

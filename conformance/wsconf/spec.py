@@ -242,6 +242,9 @@ def _check_case(raw: dict, claims, capabilities, seen, rel) -> list[tuple[tuple,
     for j, need in enumerate(raw.get("needs", [])):
         if need not in capabilities:
             problems.append((("needs", j), f"unknown capability {need!r} (see spec/capabilities.yaml)"))
+    if (raw.get("setup") or {}).get("symlinks") and "symlinks" not in raw.get("needs", []):
+        problems.append((("setup", "symlinks"), "setup.symlinks needs the capability symlinks (a provider without "
+                                                 "links cannot make them)"))
     step_ids = set()
     for j, step in enumerate(raw.get("steps", [])):
         if step["id"] in step_ids:
