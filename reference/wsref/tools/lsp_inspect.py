@@ -62,23 +62,56 @@ def _compress(path: str) -> str:
     return "$cwd" + path[len(cwd):] if path.startswith(cwd) else path
 
 
-def _locations(raw) -> list[dict]:
-    """Location / LocationLink results as {path, line, character} (1-based); non-file URIs dropped."""
+def _get(value, key):
+    """`value?.key` on parsed JSON: None (undefined) unless value is an object."""
+    return value.get(key) if isinstance(value, dict) else None
+
+
+def _as_list(raw) -> list:
+    """client.queryDefinition / queryImplementation: the array, a lone Location with a uri, else []."""
     if not raw:
         return []
-    items = raw if isinstance(raw, list) else [raw] if isinstance(raw, dict) and raw.get("uri") else []
+    return raw if isinstance(raw, list) else [raw] if _get(raw, "uri") else []
+
+
+def _locations(items: list) -> list[dict]:
+    """Location / LocationLink results as {path, line, character} (1-based); non-file URIs dropped.
+    A null entry throws as `loc.uri` does in JS (the whole query fails)."""
     out = []
     for loc in items:
-        uri = loc.get("uri", loc.get("targetUri"))
-        rng = loc.get("range", loc.get("targetRange")) or {}
+        if loc is None:
+            raise TypeError("Cannot read properties of null (reading 'uri')")
+        uri = _get(loc, "uri")
+        if uri is None:
+            uri = _get(loc, "targetUri")
+        rng = _get(loc, "range")
+        if rng is None:
+            rng = _get(loc, "targetRange")
         if not uri or not str(uri).startswith("file://"):
             continue
         path = diagnostics_key(str(uri))
         if path == str(uri):
             continue  # fileURLToPath refused it
-        start = rng.get("start") or {}
-        out.append({"path": path, "line": (start.get("line") or 0) + 1, "character": (start.get("character") or 0) + 1})
+        start = _get(rng, "start")
+        line, character = _get(start, "line"), _get(start, "character")
+        out.append({"path": path, "line": (0 if line is None else line) + 1,
+                    "character": (0 if character is None else character) + 1})
     return out
+
+
+def _kind(markup: dict):
+    """`markup.kind ?? 'markdown'`: only a missing or null kind is markdown ("" stays)."""
+    kind = markup.get("kind")
+    return "markdown" if kind is None else kind
+
+
+def _diagnostic_line(d) -> int:
+    """`typeof d.line === 'number' ? d.line : (d.range?.start?.line ?? -1) + 1`."""
+    line = _get(d, "line")
+    if isinstance(line, (int, float)) and not isinstance(line, bool):
+        return line
+    start_line = _get(_get(_get(d, "range"), "start"), "line")
+    return (-1 if start_line is None else start_line) + 1
 
 
 def _severity(value) -> str:
@@ -141,13 +174,14 @@ def execute(args: dict, ctx: ToolContext) -> dict:
                 if isinstance(first, str):
                     result["hover"] = {"value": first, "kind": "plaintext"}
                 elif isinstance(first, dict) and first.get("value"):
-                    result["hover"] = {"value": first["value"], "kind": first.get("kind") or "markdown"}
+                    result["hover"] = {"value": first["value"], "kind": _kind(first)}
             elif isinstance(contents, dict) and contents.get("value"):
-                result["hover"] = {"value": contents["value"], "kind": contents.get("kind") or "markdown"}
+                result["hover"] = {"value": contents["value"], "kind": _kind(contents)}
 
         def located(method: str, message: str) -> list:
+            """The request's locations, [] when it fails (`.catch(() => [])`); mapped later."""
             try:
-                return _locations(client.query(method, uri, position, QUERY_TIMEOUT_MS, message))
+                return _as_list(client.query(method, uri, position, QUERY_TIMEOUT_MS, message))
             except Exception:
                 return []
         definitions = located("textDocument/definition", "Definition request timed out")
@@ -161,16 +195,15 @@ def execute(args: dict, ctx: ToolContext) -> dict:
                 diagnostics = []
         on_line = [{"severity": _severity(d.get("severity")), "message": d.get("message"), "source": d.get("source")}
                    for d in diagnostics or []
-                   if (d.get("line") if isinstance(d.get("line"), int) and not isinstance(d.get("line"), bool)
-                       else (((d.get("range") or {}).get("start") or {}).get("line", -1)) + 1) == line]
+                   if _diagnostic_line(d) == line]
         if on_line:
             result["diagnostics"] = on_line
-        definitions = [d for d in definitions if not (d["path"] == absolute and d["line"] == line)]
+        definitions = [d for d in _locations(definitions) if not (d["path"] == absolute and d["line"] == line)]
         if definitions:
             result["definition"] = [{"location": f"{_compress(d['path'])}:L{d['line']}:C{d['character']}",
                                      "preview": _line_preview(d["path"], d["line"])} for d in definitions]
         seen = {f"{d['path']}:L{d['line']}" for d in definitions}
-        implementations = [d for d in implementations if f"{d['path']}:L{d['line']}" not in seen
+        implementations = [d for d in _locations(implementations) if f"{d['path']}:L{d['line']}" not in seen
                            and not (d["path"] == absolute and d["line"] == line)]
         if implementations:
             result["implementation"] = [f"{_compress(d['path'])}:L{d['line']}:C{d['character']}"
