@@ -245,7 +245,9 @@ def _not_found(task_id: str, tasks: list[dict]) -> dict:
     return _result(f"Task not found: {task_id}\n\n{format_available_task_ids(tasks)}", tasks, True)
 
 
-def _update(args: dict, ctx) -> dict:
+def _change_one(args: dict, ctx, change) -> dict:
+    """task_update and task_complete: change the task with args["id"] (change(tasks, index) gives the
+    new list), or answer that no task has that id."""
     if not _is_memory_backed(ctx):
         return _no_memory_result()
 
@@ -253,23 +255,20 @@ def _update(args: dict, ctx) -> dict:
         index = next((i for i, t in enumerate(tasks) if t["id"] == args["id"]), -1)
         if index == -1:
             return _not_found(args["id"], tasks)
-        changed = {k: args[k] for k in ("content", "status", "activeForm") if k in args}
-        updated = demote_extra_in_progress([{**t, **changed} if i == index else t for i, t in enumerate(tasks)], index)
+        updated = change(tasks, index)
         return _result(format_task_list_result(updated), updated, False)
     return _apply_task_mutation(ctx, mutation)
+
+
+def _update(args: dict, ctx) -> dict:
+    changed = {k: args[k] for k in ("content", "status", "activeForm") if k in args}
+    return _change_one(args, ctx, lambda tasks, index: demote_extra_in_progress(
+        [{**t, **changed} if i == index else t for i, t in enumerate(tasks)], index))
 
 
 def _complete(args: dict, ctx) -> dict:
-    if not _is_memory_backed(ctx):
-        return _no_memory_result()
-
-    def mutation(tasks):
-        index = next((i for i, t in enumerate(tasks) if t["id"] == args["id"]), -1)
-        if index == -1:
-            return _not_found(args["id"], tasks)
-        updated = [{**t, "status": "completed"} if i == index else t for i, t in enumerate(tasks)]
-        return _result(format_task_list_result(updated), updated, False)
-    return _apply_task_mutation(ctx, mutation)
+    return _change_one(args, ctx, lambda tasks, index: [
+        {**t, "status": "completed"} if i == index else t for i, t in enumerate(tasks)])
 
 
 def _check(args: dict, ctx) -> dict:
