@@ -214,6 +214,12 @@ def spread(versions: list[str]) -> list[str]:
     return out
 
 
+def every_case(spec, only: set[str] | None) -> list[str] | None:
+    """What "run every case" means on a release: None (the whole suite), or with `--ids` the listed
+    cases in spec order."""
+    return None if only is None else [c.id for c in spec.cases if c.id in only]
+
+
 def plan(folder: Path, versions: list[str], spec, bridge: str, rerun_bridge: bool = False,
          full: bool = False, only: set[str] | None = None) -> dict[str, list[str] | None]:
     """version -> the case ids to run there (None: every case), for the releases with work to do.
@@ -226,7 +232,7 @@ def plan(folder: Path, versions: list[str], spec, bridge: str, rerun_bridge: boo
         status = done(folder, version)
         results = folder / version / "results.jsonl"
         if full or not verdict(status) or not results.is_file():
-            todo[version] = None if only is None else [c.id for c in spec.cases if c.id in only]
+            todo[version] = every_case(spec, only)
             continue
         from .history import load_results
         ids = stale(spec, load_keys(folder, version), set(load_results(results).records),
@@ -316,7 +322,7 @@ def run_matrix(folder: Path, versions: list[str], workers: str = "2", installers
                 ids = work[version]
                 if ids is not None and load_keys(folder, version).get("fingerprint") != status.get("fingerprint"):
                     # reinstalled with other pins: every case is stale (every listed one, with --ids)
-                    ids = None if only is None else [c.id for c in spec.cases if c.id in only]
+                    ids = every_case(spec, only)
                 status.update(_run(version, folder, workers, wsconf, Path(spec.root), ids))
                 part = folder / version / "results.part.jsonl"
                 status["bridge"] = bridge
