@@ -112,9 +112,9 @@ class CompositeFilesystem:
 
     # -- WorkspaceFilesystem, routed to the mounts ------------------------------------------------
 
-    def read_file(self, input_path: str, **options):
+    def read_file(self, input_path: str, encoding: str | None = None):
         fs, fs_path, _ = self._routed(input_path)
-        return fs.read_file(fs_path, **options)
+        return fs.read_file(fs_path, encoding)
 
     def write_file(self, input_path: str, content, **options) -> None:
         fs, fs_path, _ = self._routed(input_path)
