@@ -165,6 +165,26 @@ def test_placeholder_names_may_hold_digits_and_unknown_ones_are_refused():
     assert list(unknown_placeholders({"a": "x {{base37_ms}} y"})) == [(("a",), "{{base37_ms}}")]
 
 
+def _base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while n:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+    return out
+
+
+def test_a_base36_time_must_fall_within_the_case_run():
+    import time
+    from wsconf.placeholders import RUN_STARTED, matches
+    started = time.time_ns() // 1_000_000
+    values = {RUN_STARTED: str(started)}
+    assert matches("cfs-{{base36_ms}}", f"cfs-{_base36(started)}", values)
+    assert not matches("cfs-{{base36_ms}}", f"cfs-{_base36(started - 1)}", values)         # before the case
+    assert not matches("cfs-{{base36_ms}}", f"cfs-{_base36(started + 3_600_000)}", values)  # in the future
+    assert not matches("cfs-{{base36_ms}}", f"cfs-{_base36(started * 1000001 // 1000000)}", values)
+
+
 def test_a_symlink_in_the_setup_needs_the_symlinks_capability(mini_spec):
     case = GOOD.replace("    steps:", "    setup:\n      symlinks: {l.txt: a.txt}\n    steps:")
     write(mini_spec, "a.yaml", "tool: read_file\ncases:" + case)

@@ -8,6 +8,7 @@ never turn into a literal.
 from __future__ import annotations
 
 import re
+import time
 
 EXACT = ("root", "outside", "home", "fixtures")  # fixtures: spec/fixtures, programs a case runs
 PATTERNS = {
@@ -15,11 +16,15 @@ PATTERNS = {
     "iso_time": r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z",
     "int": r"-?[0-9]+",
     "runtime_version": r"v[0-9]+\.[0-9]+\.[0-9]+",
-    # Date.now().toString(36): 8 digits from 1973 to 2059 (CompositeFilesystem's id cfs-<it>)
+    # Date.now().toString(36): 8 digits from 1973 to 2059 (CompositeFilesystem's id cfs-<it>),
+    # and a time within the case's run (_within_run)
     "base36_ms": r"[0-9a-z]{8}",
     # crypto.randomUUID(): a version-4 UUID (an agent signal's id)
     "uuid": r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}",
 }
+# Set by the case tree: when the case began, in ms since the epoch. A {{base36_ms}} must fall between
+# it and the moment of the match, so a wrong clock or a wrong unit cannot pass for the right one.
+RUN_STARTED = "run_started_ms"
 TOKEN = re.compile(r"\{\{([a-z_][a-z0-9_]*)\}\}")
 
 
@@ -74,7 +79,16 @@ def captures(template: str, actual, values: dict[str, str]) -> dict[str, str] | 
     if not has_pattern(template):
         return {} if template == actual else None
     found = re.fullmatch(_pattern(template), actual, re.DOTALL)
-    return None if found is None else {k: v for k, v in found.groupdict().items() if v is not None}
+    if found is None:
+        return None
+    groups = {k: v for k, v in found.groupdict().items() if v is not None}
+    return groups if _within_run(groups.get("base36_ms"), values) else None
+
+
+def _within_run(base36_ms: str | None, values: dict[str, str]) -> bool:
+    if base36_ms is None or RUN_STARTED not in values:
+        return True
+    return int(values[RUN_STARTED]) <= int(base36_ms, 36) <= time.time_ns() // 1_000_000
 
 
 def matches(template: str, actual: str, values: dict[str, str]) -> bool:

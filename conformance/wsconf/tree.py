@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .leaks import Tokens, new_token
-from .placeholders import substitute
+from .placeholders import RUN_STARTED, substitute
 from .resources import data_path
 
 CANARY_TEXT = b"wsconf canary: nothing may change this file\n"
@@ -73,11 +73,12 @@ class CaseTree:
     captured: dict = field(default_factory=dict)   # placeholder values seen in earlier results
     tokens: Tokens = field(default_factory=Tokens)  # the token in each file outside the root
     reachable: object = lambda path: False          # which of those the workspace may read (leaks.reach)
+    started_ms: int = field(default_factory=lambda: time.time_ns() // 1_000_000)  # for {{base36_ms}}
 
     @property
     def values(self) -> dict[str, str]:
         return {"root": str(self.root), "outside": str(self.outside), "home": str(self.home),
-                "fixtures": str(FIXTURES)}
+                "fixtures": str(FIXTURES), RUN_STARTED: str(self.started_ms)}
 
     def lay_out(self, setup: dict) -> None:
         setup = substitute(setup or {}, self.values)
