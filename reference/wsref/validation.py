@@ -26,6 +26,7 @@ import re
 NUMERIC_STRING = re.compile(r"^-?\d+(?:\.\d+)?$")
 MAX_SAFE_INTEGER = 9007199254740991
 _ABSENT = object()
+_LONE_SURROGATE = re.compile("[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]")
 
 
 def js_type_name(value) -> str:
@@ -46,7 +47,7 @@ def js_type_name(value) -> str:
 
 
 def _js_json(value, indent=2) -> str:
-    """JSON.stringify(value, null, 2): integral floats print without '.0'."""
+    """JSON.stringify(value, null, 2): integral floats print without '.0', lone surrogates escaped."""
     def norm(v):
         if isinstance(v, float) and v.is_integer() and abs(v) < 1e21:
             return int(v)
@@ -55,7 +56,9 @@ def _js_json(value, indent=2) -> str:
         if isinstance(v, list):
             return [norm(x) for x in v]
         return v
-    return json.dumps(norm(value), indent=indent, ensure_ascii=False)
+    text = json.dumps(norm(value), indent=indent, ensure_ascii=False)
+    # Well-formed JSON.stringify: a lone surrogate is written as its escape (\ud800), a pair as is.
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def truncate_for_logging(data, max_length: int = 200) -> str:
