@@ -70,7 +70,7 @@ class MountManager:
 
     def process_pending(self) -> None:
         """Every pending entry, in order; a failure is kept on its entry, never raised."""
-        for path, entry in self._entries.items():
+        for path, entry in self._live_items():
             if entry["state"] != "pending":
                 continue
             filesystem = entry["filesystem"]
@@ -122,6 +122,20 @@ class MountManager:
             else:
                 entry["state"] = "error"
                 entry["error"] = result.get("error") or "Mount failed"
+
+    def _live_items(self):
+        """The entries as a JS Map's for...of visits them: in order, live, so an entry a mount adds
+        meanwhile (mount('/data/') makes '/data') is visited too, one deleted before its turn is not,
+        and one deleted and set again is visited again at its new place."""
+        visited: dict[int, dict] = {}  # id -> entry, kept alive so that no id is reused
+        while True:
+            for path, entry in self._entries.items():
+                if id(entry) not in visited:
+                    break
+            else:
+                return
+            visited[id(entry)] = entry
+            yield path, entry
 
     # -- marker files ----------------------------------------------------------------------------
 

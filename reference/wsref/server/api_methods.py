@@ -46,6 +46,13 @@ def _handle(s, pid):
     return handle
 
 
+def _mounted_filesystem(s, fs_path):
+    mounts = getattr(s.workspace.filesystem, "mounts", None) or {}
+    if fs_path not in mounts:
+        raise ValueError(f"sandbox.mount: the workspace has no mount {fs_path!r}")
+    return mounts[fs_path]
+
+
 API_METHODS = {
     # Capability process_handles: a spawned process's handle, by the pid process.spawn gave.
     "process.spawn": _spawn,
@@ -84,6 +91,15 @@ API_METHODS = {
     "sandbox.processes.list": lambda s: _sandbox(s).processes.list(),
     # capability sandbox_mounts: LocalSandbox.unmount(mountPath), the symlink, marker and mount entry go
     "sandbox.unmount": lambda s, mount_path: _sandbox(s).unmount(mount_path),
+    # capability sandbox_mounts: LocalSandbox.mount(filesystem, mountPath), the filesystem named by its path
+    # among the workspace's mounts (the CompositeFilesystem's mounts.get(path))
+    "sandbox.mount": lambda s, fs_path, mount_path: _sandbox(s).mount(_mounted_filesystem(s, fs_path), mount_path),
+    # capability sandbox_mounts: the mount table, {mountPath: {filesystem (its id), state, config, error}}
+    # in the table's order, without the configHash (the marker file holds it), an undefined field left out
+    "sandbox.mounts.entries": lambda s: {
+        path: _without_undefined({**{k: v for k, v in entry.items() if k != "configHash"},
+                                  "filesystem": entry["filesystem"].id})
+        for path, entry in _sandbox(s).mounts.entries.items()},
     "sandbox.setOnStart": lambda s, update: _sandbox(s).set_on_start(update),
     # the static LocalSandbox.detectIsolation(), reached through the instance's constructor
     "sandbox.constructor.detectIsolation": lambda s: _detect_isolation(),

@@ -410,6 +410,30 @@ export async function opWorkspace(params) {
     }
     return valueResult(output, null);
   }
+  if (path.join('.') === 'sandbox.mount') {
+    // Capability sandbox_mounts: sandbox.mount(filesystem, mountPath), the filesystem named by its
+    // path among the workspace's mounts (the CompositeFilesystem's mounts.get(path)).
+    const [fsPath, mountPath] = fromWire(args);
+    const filesystem = session.workspace.filesystem?.mounts?.get?.(fsPath);
+    if (!filesystem) throw new Fault(`sandbox.mount: the workspace has no mount ${JSON.stringify(fsPath)}`);
+    let output;
+    try {
+      output = await session.workspace.sandbox.mount(filesystem, mountPath);
+    } catch (err) {
+      return failure(err, params);
+    }
+    return valueResult(output, null);
+  }
+  if (path.join('.') === 'sandbox.mounts.entries') {
+    // Capability sandbox_mounts: the sandbox's mount table (MountManager.entries, a Map), each entry
+    // {filesystem, state, config, error} with the filesystem as its id (the instance has private
+    // fields) and without its configHash (a hash of the config, whose basePath is in the case's
+    // root: the marker file holds it); an undefined field is left out.
+    const entries = session.workspace.sandbox?.mounts?.entries;
+    if (!entries) throw new Fault('workspace has no sandbox.mounts.entries');
+    return valueResult(Object.fromEntries([...entries].map(([p, { configHash, ...e }]) =>
+      [p, { ...e, filesystem: e.filesystem?.id }])), null);
+  }
   if (path[0] === 'mastra') {
     // Capability mastra_registry: a Mastra instance the workspace is registered with (built on first use).
     session.mastra ??= new Mastra({ workspace: session.workspace, logger: false });
