@@ -276,6 +276,8 @@ class LocalFilesystem:
                 real_roots.append(os.path.realpath(root, strict=True))
             except FileNotFoundError:
                 continue
+            except OSError as exc:  # a root under a file, a looping root: Node's error, not a skip
+                raise NodeSystemError(_errcode(exc), "realpath", root) from None
         if not any(target == r or target.startswith(r + "/") for r in real_roots):
             raise PermissionError_(absolute, "access")
 
@@ -714,7 +716,8 @@ class ContainedReader:
 
 def _node_copyfile(src_abs: str, dest_abs: str, exclusive: bool) -> None:
     """fs.copyFile as libuv does it: the destination opened O_CREAT (O_EXCL with COPYFILE_EXCL),
-    given the source's mode, truncated and filled. Errors as Node words them."""
+    given the source's mode, truncated and filled; a copy that fails once the destination is open
+    unlinks it. Errors as Node words them."""
     try:
         src_fd = os.open(src_abs, os.O_RDONLY)
     except OSError as exc:
@@ -729,6 +732,7 @@ def _node_copyfile(src_abs: str, dest_abs: str, exclusive: bool) -> None:
         try:
             src_st, dest_st = os.fstat(src_fd), os.fstat(dest_fd)
             if (src_st.st_dev, src_st.st_ino) == (dest_st.st_dev, dest_st.st_ino):
+                os.close(dest_fd)
                 return  # libuv: source and destination are the same file, nothing to do
             os.fchmod(dest_fd, stat_mod.S_IMODE(mode))
             os.ftruncate(dest_fd, 0)
@@ -738,9 +742,13 @@ def _node_copyfile(src_abs: str, dest_abs: str, exclusive: bool) -> None:
                     break
                 os.write(dest_fd, chunk)
         except OSError as exc:
-            raise NodeSystemError(_errcode(exc), "copyfile", src_abs, dest_abs) from None
-        finally:
             os.close(dest_fd)
+            try:  # libuv removes the destination of a failed copy (even one that was there before)
+                os.unlink(dest_abs)
+            except OSError:
+                pass
+            raise NodeSystemError(_errcode(exc), "copyfile", src_abs, dest_abs) from None
+        os.close(dest_fd)
     finally:
         os.close(src_fd)
 
