@@ -375,7 +375,9 @@ class LocalFilesystem:
         except FileNotFoundError:
             raise DirectoryNotFoundError(input_path) from None
         result = []
-        exts = None if extension is None else (extension if isinstance(extension, list) else [extension])
+        # `if (options?.extension)`: JavaScript truthiness, so '' filters nothing while [] drops every file
+        falsy = extension is None or extension is False or extension == "" or extension == 0
+        exts = None if falsy else (extension if isinstance(extension, list) else [extension])
         prefix = absolute if absolute.endswith("/") else absolute + "/"  # nodepath.join of a plain name
         for item in entries:
             name = item.name
@@ -806,12 +808,37 @@ def decode(data: bytes, encoding) -> str:
 def _node_inspect(value) -> str:
     """How Node's error messages show a received value (util.inspect, for the simple cases)."""
     if isinstance(value, str):
-        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+        return _inspect_string(value)
     if value is True or value is False:
         return "true" if value else "false"
     if value is None:
         return "null"
     return str(value)
+
+
+_INSPECT_META = {"\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r", "\\": "\\\\"}
+
+
+def _inspect_string(text: str) -> str:
+    """util.inspect of a string: single quotes, or double quotes when it holds a ' (and no "), or
+    backticks when it holds both; the quote used, a backslash and control characters escaped."""
+    quote = "'"
+    if "'" in text:
+        if '"' not in text:
+            quote = '"'
+        elif "`" not in text and "${" not in text:
+            quote = "`"
+    out = []
+    for ch in text:
+        if ch == quote:
+            out.append("\\" + ch)
+        elif ch in _INSPECT_META:
+            out.append(_INSPECT_META[ch])
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\x{ord(ch):02X}")
+        else:
+            out.append(ch)
+    return quote + "".join(out) + quote
 
 
 def _mkdirs(path: str) -> None:
