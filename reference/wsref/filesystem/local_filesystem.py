@@ -276,6 +276,8 @@ class LocalFilesystem:
                 real_roots.append(os.path.realpath(root, strict=True))
             except FileNotFoundError:
                 continue
+            except OSError as exc:  # a root under a file, a looping root: Node's error, not a skip
+                raise NodeSystemError(_errcode(exc), "realpath", root) from None
         if not any(target == r or target.startswith(r + "/") for r in real_roots):
             raise PermissionError_(absolute, "access")
 
@@ -373,7 +375,9 @@ class LocalFilesystem:
         except FileNotFoundError:
             raise DirectoryNotFoundError(input_path) from None
         result = []
-        exts = None if extension is None else (extension if isinstance(extension, list) else [extension])
+        # `if (options?.extension)`: JavaScript truthiness, so '' filters nothing while [] drops every file
+        falsy = extension is None or extension is False or extension == "" or extension == 0
+        exts = None if falsy else (extension if isinstance(extension, list) else [extension])
         prefix = absolute if absolute.endswith("/") else absolute + "/"  # nodepath.join of a plain name
         for item in entries:
             name = item.name
@@ -714,7 +718,8 @@ class ContainedReader:
 
 def _node_copyfile(src_abs: str, dest_abs: str, exclusive: bool) -> None:
     """fs.copyFile as libuv does it: the destination opened O_CREAT (O_EXCL with COPYFILE_EXCL),
-    given the source's mode, truncated and filled. Errors as Node words them."""
+    given the source's mode, truncated and filled; a copy that fails once the destination is open
+    unlinks it. Errors as Node words them."""
     try:
         src_fd = os.open(src_abs, os.O_RDONLY)
     except OSError as exc:
@@ -729,6 +734,7 @@ def _node_copyfile(src_abs: str, dest_abs: str, exclusive: bool) -> None:
         try:
             src_st, dest_st = os.fstat(src_fd), os.fstat(dest_fd)
             if (src_st.st_dev, src_st.st_ino) == (dest_st.st_dev, dest_st.st_ino):
+                os.close(dest_fd)
                 return  # libuv: source and destination are the same file, nothing to do
             os.fchmod(dest_fd, stat_mod.S_IMODE(mode))
             os.ftruncate(dest_fd, 0)
@@ -738,9 +744,13 @@ def _node_copyfile(src_abs: str, dest_abs: str, exclusive: bool) -> None:
                     break
                 os.write(dest_fd, chunk)
         except OSError as exc:
-            raise NodeSystemError(_errcode(exc), "copyfile", src_abs, dest_abs) from None
-        finally:
             os.close(dest_fd)
+            try:  # libuv removes the destination of a failed copy (even one that was there before)
+                os.unlink(dest_abs)
+            except OSError:
+                pass
+            raise NodeSystemError(_errcode(exc), "copyfile", src_abs, dest_abs) from None
+        os.close(dest_fd)
     finally:
         os.close(src_fd)
 
@@ -798,12 +808,37 @@ def decode(data: bytes, encoding) -> str:
 def _node_inspect(value) -> str:
     """How Node's error messages show a received value (util.inspect, for the simple cases)."""
     if isinstance(value, str):
-        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+        return _inspect_string(value)
     if value is True or value is False:
         return "true" if value else "false"
     if value is None:
         return "null"
     return str(value)
+
+
+_INSPECT_META = {"\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r", "\\": "\\\\"}
+
+
+def _inspect_string(text: str) -> str:
+    """util.inspect of a string: single quotes, or double quotes when it holds a ' (and no "), or
+    backticks when it holds both; the quote used, a backslash and control characters escaped."""
+    quote = "'"
+    if "'" in text:
+        if '"' not in text:
+            quote = '"'
+        elif "`" not in text and "${" not in text:
+            quote = "`"
+    out = []
+    for ch in text:
+        if ch == quote:
+            out.append("\\" + ch)
+        elif ch in _INSPECT_META:
+            out.append(_INSPECT_META[ch])
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\x{ord(ch):02X}")
+        else:
+            out.append(ch)
+    return quote + "".join(out) + quote
 
 
 def _mkdirs(path: str) -> None:
