@@ -64,6 +64,7 @@ def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = 
     reaper.become_subreaper()  # orphans of the implementation come back here, to be found
     since = reaper.mark()
     tree = make_tree()
+    tree.runtime_dir = getattr(adapter, "runtime_dir", None)
     result = CaseResult(case.id, PASSED)
     session = None
     try:

@@ -73,11 +73,13 @@ class CaseTree:
     captured: dict = field(default_factory=dict)   # placeholder values seen in earlier results
     tokens: Tokens = field(default_factory=Tokens)  # the token in each file outside the root
     reachable: object = lambda path: False          # which of those the workspace may read (leaks.reach)
+    runtime_dir: str | None = None                  # {{runtime_dir}}: the adapter's (capability runtime_dir)
 
     @property
     def values(self) -> dict[str, str]:
         return {"root": str(self.root), "outside": str(self.outside), "home": str(self.home),
-                "fixtures": str(FIXTURES)}
+                "fixtures": str(FIXTURES),
+                **({"runtime_dir": self.runtime_dir} if self.runtime_dir is not None else {})}
 
     def lay_out(self, setup: dict) -> None:
         setup = substitute(setup or {}, self.values)
