@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 import time
 
-EXACT = ("root", "outside", "home", "fixtures")  # fixtures: spec/fixtures, programs a case runs
+EXACT = ("root", "outside", "home", "fixtures",  # fixtures: spec/fixtures, programs a case runs
+         "runtime_dir")  # capability runtime_dir: the folder of the implementation's runtime executable
 PATTERNS = {
     "pid": r"[0-9]+",
     "iso_time": r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z",

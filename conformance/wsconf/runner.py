@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import base64
+import json
 import os
 import time
 from dataclasses import dataclass, field
@@ -64,6 +65,7 @@ def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = 
     reaper.become_subreaper()  # orphans of the implementation come back here, to be found
     since = reaper.mark()
     tree = make_tree()
+    tree.runtime_dir = getattr(adapter, "runtime_dir", None)
     result = CaseResult(case.id, PASSED)
     session = None
     try:
@@ -242,6 +244,7 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
     if problem:
         raise StepFailure(f"step {step['id']!r} ({_describe_call(step)}): {problem}{_whole(record)}")
     tree.captured.update(_captured(step["expect"], actual, values))
+    tree.captured.update(_captured_parts(step, actual))
     if "after" in step:
         problem = _check_after(step["after"], tree)
         if problem:
@@ -303,6 +306,24 @@ def _captured(expect: dict, actual: dict, values: dict) -> dict:
     if "error" in expect:
         return captures(expect["error"], actual.get("message"), values) or {}
     return {}
+
+
+def _captured_parts(step: dict, actual: dict) -> dict:
+    """A step's `captures`: the part of the result value at each path, remembered as the named
+    placeholder (a number as its digits), for a later step's args (a host-dependent number in a
+    value, such as getInfo's memoryMB, then checked by a command)."""
+    found = {}
+    for name, path in (step.get("captures") or {}).items():
+        part = actual.get("value")
+        for key in path:
+            try:
+                part = part[key]
+            except (KeyError, IndexError, TypeError):
+                raise StepFailure(f"step {step['id']!r}: captures {name}: the result has nothing at {path!r}") from None
+        if isinstance(part, bool) or not isinstance(part, (str, int, float)):
+            raise StepFailure(f"step {step['id']!r}: captures {name}: {path!r} holds {part!r}, not a number or string")
+        found[name] = part if isinstance(part, str) else json.dumps(part)
+    return found
 
 
 def model_text(actual: dict):

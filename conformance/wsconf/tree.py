@@ -74,11 +74,13 @@ class CaseTree:
     tokens: Tokens = field(default_factory=Tokens)  # the token in each file outside the root
     reachable: object = lambda path: False          # which of those the workspace may read (leaks.reach)
     started_ms: int = field(default_factory=lambda: time.time_ns() // 1_000_000)  # for {{base36_ms}}
+    runtime_dir: str | None = None                  # {{runtime_dir}}: the adapter's (capability runtime_dir)
 
     @property
     def values(self) -> dict[str, str]:
         return {"root": str(self.root), "outside": str(self.outside), "home": str(self.home),
-                "fixtures": str(FIXTURES), RUN_STARTED: str(self.started_ms)}
+                "fixtures": str(FIXTURES), RUN_STARTED: str(self.started_ms),
+                **({"runtime_dir": self.runtime_dir} if self.runtime_dir is not None else {})}
 
     def lay_out(self, setup: dict) -> None:
         setup = substitute(setup or {}, self.values)

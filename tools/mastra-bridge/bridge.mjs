@@ -8,6 +8,7 @@
 
 // Static imports run before any code of this file, so only a Node builtin is imported statically.
 import { createInterface } from 'node:readline';
+import path from 'node:path';
 
 // --- keep stdout for the protocol ------------------------------------------------------------
 // Grab the real writer first, then send every other stdout write (console.log, a logger, a
@@ -58,6 +59,9 @@ async function opHello(params) {
   return {
     protocol: PROTOCOL, implementation: provider.implementation, version: provider.version,
     capabilities: [...provider.capabilities, ...CORE_CAPABILITIES].filter(c => !missing.includes(c)), dependencies,
+    // Capability runtime_dir: the folder of the runtime running LocalSandbox (bubblewrap.ts binds
+    // path.dirname(process.execPath) when no default bind covers it).
+    runtimeDir: path.dirname(process.execPath),
     ...(tools ? { tools } : {}),
   };
 }

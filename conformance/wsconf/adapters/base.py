@@ -83,6 +83,9 @@ class Adapter:
     # Versions of the key libraries it runs on (hello `dependencies`), shown in the run's header.
     dependencies: dict[str, str] = {}
     protocol_version: int | None = None
+    # The folder of the runtime executable running the implementation (hello `runtimeDir`, capability
+    # runtime_dir): the case placeholder {{runtime_dir}}.
+    runtime_dir: str | None = None
 
     def open(self, root: str, outside: str, home: str, workspace: dict) -> Session:
         raise NotImplementedError

@@ -62,6 +62,7 @@ class ReferenceAdapter(Adapter):
     version = protocol.__version__
     capabilities = frozenset(protocol.CAPABILITIES)
     dependencies = protocol.dependencies()
+    runtime_dir = protocol.runtime_dir()
     protocol_version = 1  # the protocol's operations, called in process
 
     def __init__(self, timeout: float = 30.0):

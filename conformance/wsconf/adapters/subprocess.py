@@ -301,6 +301,8 @@ class SubprocessAdapter(Adapter):
             self.process.kill()
             raise AdapterFault(f"hello: `dependencies` must be an object of name: version, got {dependencies!r}")
         self.dependencies = {str(k): str(v) for k, v in dependencies.items()}
+        runtime_dir = hello.get("runtimeDir")
+        self.runtime_dir = runtime_dir if isinstance(runtime_dir, str) else None
         return hello
 
     def own_pids(self) -> set[int]:

@@ -8,6 +8,7 @@ runtime overlay (`set_env`), nothing else.
 from __future__ import annotations
 
 import datetime
+import math
 import os
 import platform
 import sys
@@ -155,7 +156,8 @@ class LocalSandbox:
                                            "readWritePaths": self.native_config["readWritePaths"]}
         return {"id": self.id, "name": self.name, "provider": self.provider, "status": self.status,
                 "createdAt": self._created_at,
-                "resources": {"memoryMB": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1048576),
+                # Math.round(os.totalmem() / 1024 / 1024): half up, where Python's round() is half even
+                "resources": {"memoryMB": math.floor(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1048576 + 0.5),
                               "cpuCores": os.cpu_count()},
                 "metadata": metadata}
 

@@ -5,6 +5,7 @@ Used in process by the harness's reference adapter and over stdin/stdout by `pyt
 from __future__ import annotations
 
 import os
+import sys
 import threading
 
 from .. import __version__
@@ -28,7 +29,7 @@ CAPABILITIES = (
     "host_processes", "lifecycle", "bm25", "vector", "skills", "native_fs", "agent_loop", "concurrent_calls",
     "foreground_sandbox", "coding_agent", "mastra_registry", "tool_writer", "call_request_context", "call_abort",
     "approval_fn", "instance_identity", "shared_request_context", "process_cwd",
-    "sandbox_mounts", "published_skills", "tool_tracing", "error_details",
+    "process_path", "runtime_dir", "sandbox_mounts", "published_skills", "tool_tracing", "error_details",
     "agent_threads", "task_signals", "lsp", "clock_control", "process_handles",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
@@ -157,6 +158,7 @@ class Session:
         self.thread_state: dict = {}  # the agent runs' storage: threadState, {(threadId, type): value}
         self.process_cwd = workspace.get("processCwd")  # capability process_cwd
         self.process_tmpdir = workspace.get("processTmpdir")  # capability sandbox_mounts: TMPDIR
+        self.process_path = workspace.get("processPath")  # capability process_path: PATH
         self._cwd_depth = 0
         self._cwd_previous = None
         import threading
@@ -166,16 +168,19 @@ class Session:
     def in_process_env(self, fn, *args, **kwargs):
         """fn run with the process's working directory at processCwd (capability process_cwd: what a
         relative cwd resolves against) and TMPDIR at processTmpdir (capability sandbox_mounts: where
-        mount markers go), both restored when the outermost such call ends (group's threads nest)."""
-        if self.process_cwd is None and self.process_tmpdir is None:
+        mount markers go) and PATH at processPath (capability process_path: where `bwrap` is looked
+        for), all restored when the outermost such call ends (group's threads nest)."""
+        if self.process_cwd is None and self.process_tmpdir is None and self.process_path is None:
             return fn(*args, **kwargs)
         with self._cwd_lock:
             if self._cwd_depth == 0:
-                self._cwd_previous = (os.getcwd(), os.environ.get("TMPDIR"))
+                self._cwd_previous = (os.getcwd(), os.environ.get("TMPDIR"), os.environ.get("PATH"))
                 if self.process_cwd is not None:
                     os.chdir(self.process_cwd)
                 if self.process_tmpdir is not None:
                     os.environ["TMPDIR"] = self.process_tmpdir
+                if self.process_path is not None:
+                    os.environ["PATH"] = self.process_path
             self._cwd_depth += 1
         try:
             return fn(*args, **kwargs)
@@ -183,12 +188,17 @@ class Session:
             with self._cwd_lock:
                 self._cwd_depth -= 1
                 if self._cwd_depth == 0:
-                    cwd, tmpdir = self._cwd_previous
+                    cwd, tmpdir, path = self._cwd_previous
                     os.chdir(cwd)
                     if tmpdir is None:
                         os.environ.pop("TMPDIR", None)
                     else:
                         os.environ["TMPDIR"] = tmpdir
+                    if self.process_path is not None:
+                        if path is None:
+                            os.environ.pop("PATH", None)
+                        else:
+                            os.environ["PATH"] = path
 
     def _build_tools(self, thread: str | None = None) -> dict:
         # A request context of its own: the workspace memoises resolvers per request-context object.
@@ -599,9 +609,14 @@ def open_session(root: str, home: str, workspace: dict):
     # too (LocalSandbox's default workingDirectory is <cwd>/.sandbox); the requests then run there.
     process_cwd = workspace.get("processCwd") if isinstance(workspace, dict) else None
     previous = os.getcwd() if isinstance(process_cwd, str) else None
+    # Capability process_path: PATH too (where the isolation detection looks for bwrap).
+    process_path = workspace.get("processPath") if isinstance(workspace, dict) else None
+    previous_path = os.environ.get("PATH")
     try:
         if previous is not None:
             os.chdir(process_cwd)
+        if isinstance(process_path, str):
+            os.environ["PATH"] = process_path
         session = Session(root, home, workspace)
         session._toolset()
         return session
@@ -610,6 +625,11 @@ def open_session(root: str, home: str, workspace: dict):
     finally:
         if previous is not None:
             os.chdir(previous)
+        if isinstance(process_path, str):
+            if previous_path is None:
+                os.environ.pop("PATH", None)
+            else:
+                os.environ["PATH"] = previous_path
 
 
 def dependencies() -> dict[str, str]:
@@ -624,6 +644,12 @@ def dependencies() -> dict[str, str]:
     return found
 
 
+def runtime_dir() -> str:
+    """Capability runtime_dir: the folder of the runtime executable running the sandbox (the one
+    LocalSandbox binds into bwrap when no default bind covers it)."""
+    return os.path.dirname(sys.executable)
+
+
 def hello() -> dict:
     return {"protocol": 1, "implementation": IMPLEMENTATION, "version": __version__,
-            "capabilities": list(CAPABILITIES), "dependencies": dependencies()}
+            "capabilities": list(CAPABILITIES), "dependencies": dependencies(), "runtimeDir": runtime_dir()}

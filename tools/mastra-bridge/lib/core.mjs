@@ -97,5 +97,6 @@ export const CORE_CAPABILITIES = [
   'approval_fn',
   'clock_control',
   'process_handles',
+  'runtime_dir',
   ...(AST_EDIT ? ['ast_edit'] : []),
 ];

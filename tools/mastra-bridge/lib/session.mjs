@@ -44,14 +44,17 @@ export function inProcessCwd(op) {
   };
 }
 
-/** fn run with the process's cwd and TMPDIR at the session's processCwd / processTmpdir, if set. */
+/** fn run with the process's cwd, TMPDIR and PATH at the session's processCwd / processTmpdir /
+ * processPath, if set. */
 async function inSessionProcess(session, fn) {
   const cwd = session?.processCwd;
   const tmpdir = session?.processTmpdir;
-  if (cwd === undefined && tmpdir === undefined) return fn();
-  const previous = { cwd: process.cwd(), tmpdir: process.env.TMPDIR };
+  const pathVar = session?.processPath;
+  if (cwd === undefined && tmpdir === undefined && pathVar === undefined) return fn();
+  const previous = { cwd: process.cwd(), tmpdir: process.env.TMPDIR, path: process.env.PATH };
   if (cwd !== undefined) process.chdir(cwd);
   if (tmpdir !== undefined) process.env.TMPDIR = tmpdir;
+  if (pathVar !== undefined) process.env.PATH = pathVar;
   try {
     return await fn();
   } finally {
@@ -59,6 +62,10 @@ async function inSessionProcess(session, fn) {
     if (tmpdir !== undefined) {
       if (previous.tmpdir === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = previous.tmpdir;
+    }
+    if (pathVar !== undefined) {
+      if (previous.path === undefined) delete process.env.PATH;
+      else process.env.PATH = previous.path;
     }
   }
 }
@@ -87,7 +94,10 @@ async function buildTools(session) {
 export async function opOpen(params) {
   const ws = isPlainObject(params?.workspace) ? params.workspace : {};
   const processCwd = typeof ws.processCwd === 'string' ? ws.processCwd : undefined;
-  return inSessionProcess(processCwd === undefined ? undefined : { processCwd }, () => openWorkspace(params));
+  // Capability process_path: PATH too (what detectIsolation's `which bwrap` looks through).
+  const processPath = typeof ws.processPath === 'string' ? ws.processPath : undefined;
+  return inSessionProcess(processCwd === undefined && processPath === undefined ? undefined
+    : { processCwd, processPath }, () => openWorkspace(params));
 }
 
 async function openWorkspace(params) {
@@ -111,6 +121,8 @@ async function openWorkspace(params) {
     // Capability sandbox_mounts: the process's TMPDIR (os.tmpdir(), where LocalSandbox keeps its
     // mount markers) during the session's requests, so they stay inside the case's root.
     processTmpdir: typeof ws.processTmpdir === 'string' ? ws.processTmpdir : undefined,
+    // Capability process_path: the process's PATH during the session's requests.
+    processPath: typeof ws.processPath === 'string' ? ws.processPath : undefined,
     toolOptions: isPlainObject(ws.toolOptions) ? ws.toolOptions : undefined,
   };
   try {

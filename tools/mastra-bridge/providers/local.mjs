@@ -44,6 +44,7 @@ export const capabilities = [
   'instance_identity',
   'shared_request_context',
   'process_cwd',
+  'process_path',
   'sandbox_mounts',
   'published_skills',
   'tool_tracing',
