@@ -302,6 +302,8 @@ def _host_action(action: dict, tree: CaseTree) -> None:
 def _captured(expect: dict, actual: dict, values: dict) -> dict:
     """What the pattern placeholders of a matched text or error expectation stood for."""
     if "text" in expect:
+        if expected_string(expect["text"]) is not None:
+            return {}
         return captures(expect["text"], actual.get("value"), values) or {}
     if "error" in expect:
         return captures(expect["error"], actual.get("message"), values) or {}
@@ -343,8 +345,11 @@ def judge(expect: dict, actual: dict, tree: CaseTree) -> str | None:
     values = tree.values
     kind = actual.get("kind")
     if "text" in expect:
-        if kind != "text" or not matches(expect["text"], actual.get("value"), values):
-            return mismatch("the text differs" if kind == "text" else f"expected a text result, got {kind}", substitute(expect["text"], values),
+        whole = expected_string(expect["text"])  # a long text given as {$string: [...]}: compared exactly
+        if kind != "text" or not (matches(expect["text"], actual.get("value"), values) if whole is None
+                                  else whole == actual.get("value")):
+            return mismatch("the text differs" if kind == "text" else f"expected a text result, got {kind}",
+                            substitute(expect["text"], values) if whole is None else whole,
                             actual.get("value") if kind == "text" else actual)
     elif "error" in expect:
         if kind != "error":
