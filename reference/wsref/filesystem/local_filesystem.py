@@ -29,6 +29,7 @@ from ..errors import (
     WorkspaceReadOnlyError,
 )
 from ..js import node_path as nodepath
+from ..js.execa import inspect_string
 from ..js.strings import js_length, time_random_id
 from .fs_utils import expand_tilde, is_text_file, mime_type, normalize_text_extension, resolve_to_base_path
 
@@ -806,39 +807,15 @@ def decode(data: bytes, encoding) -> str:
 
 
 def _node_inspect(value) -> str:
-    """How Node's error messages show a received value (util.inspect, for the simple cases)."""
+    """How Node's ERR_INVALID_ARG_VALUE shows a received value (util.inspect, for the simple cases)."""
     if isinstance(value, str):
-        return _inspect_string(value)
+        inspected = inspect_string(value)
+        return inspected[:128] + "..." if len(inspected) > 128 else inspected
     if value is True or value is False:
         return "true" if value else "false"
     if value is None:
         return "null"
     return str(value)
-
-
-_INSPECT_META = {"\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r", "\\": "\\\\"}
-
-
-def _inspect_string(text: str) -> str:
-    """util.inspect of a string: single quotes, or double quotes when it holds a ' (and no "), or
-    backticks when it holds both; the quote used, a backslash and control characters escaped."""
-    quote = "'"
-    if "'" in text:
-        if '"' not in text:
-            quote = '"'
-        elif "`" not in text and "${" not in text:
-            quote = "`"
-    out = []
-    for ch in text:
-        if ch == quote:
-            out.append("\\" + ch)
-        elif ch in _INSPECT_META:
-            out.append(_INSPECT_META[ch])
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\x{ord(ch):02X}")
-        else:
-            out.append(ch)
-    return quote + "".join(out) + quote
 
 
 def _mkdirs(path: str) -> None:
