@@ -386,3 +386,16 @@ def test_smoke_ends_when_the_implementation_closes_its_stdout(pids, monkeypatch)
     assert errors >= 1
     assert "\n".join(lines).split("\n") == expected + ["", f"{errors} problem(s) above."]
     assert [pid for pid in pids() if alive(pid)] == []
+
+
+def test_a_hello_whose_runtime_dir_is_not_a_string_is_refused_by_name(tmp_path):
+    from wsconf.adapters.base import AdapterUnavailable
+    from wsconf.adapters.subprocess import SubprocessAdapter
+    port = tmp_path / "port.py"
+    port.write_text("import json, sys\n"
+                    "rid = json.loads(sys.stdin.readline())['id']\n"
+                    "print(json.dumps({'id': rid, 'ok': True, 'result': {'protocol': 1, 'implementation': 'p',"
+                    " 'capabilities': [], 'runtimeDir': 5}}), flush=True)\n"
+                    "sys.stdin.read()\n")
+    with pytest.raises(AdapterUnavailable, match=r"hello: `runtimeDir` must be a string \(a folder\), got 5"):
+        SubprocessAdapter([sys.executable, str(port)], timeout=10)

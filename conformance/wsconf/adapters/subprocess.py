@@ -302,7 +302,10 @@ class SubprocessAdapter(Adapter):
             raise AdapterFault(f"hello: `dependencies` must be an object of name: version, got {dependencies!r}")
         self.dependencies = {str(k): str(v) for k, v in dependencies.items()}
         runtime_dir = hello.get("runtimeDir")
-        self.runtime_dir = runtime_dir if isinstance(runtime_dir, str) else None
+        if runtime_dir is not None and not isinstance(runtime_dir, str):
+            self.process.kill()
+            raise AdapterFault(f"hello: `runtimeDir` must be a string (a folder), got {runtime_dir!r}")
+        self.runtime_dir = runtime_dir
         return hello
 
     def own_pids(self) -> set[int]:

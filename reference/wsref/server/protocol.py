@@ -190,15 +190,9 @@ class Session:
                 if self._cwd_depth == 0:
                     cwd, tmpdir, path = self._cwd_previous
                     os.chdir(cwd)
-                    if tmpdir is None:
-                        os.environ.pop("TMPDIR", None)
-                    else:
-                        os.environ["TMPDIR"] = tmpdir
+                    _put_env("TMPDIR", tmpdir)
                     if self.process_path is not None:
-                        if path is None:
-                            os.environ.pop("PATH", None)
-                        else:
-                            os.environ["PATH"] = path
+                        _put_env("PATH", path)
 
     def _build_tools(self, thread: str | None = None) -> dict:
         # A request context of its own: the workspace memoises resolvers per request-context object.
@@ -626,10 +620,15 @@ def open_session(root: str, home: str, workspace: dict):
         if previous is not None:
             os.chdir(previous)
         if isinstance(process_path, str):
-            if previous_path is None:
-                os.environ.pop("PATH", None)
-            else:
-                os.environ["PATH"] = previous_path
+            _put_env("PATH", previous_path)
+
+
+def _put_env(name: str, value: str | None) -> None:
+    """Put an environment variable back as it was: set, or absent (None)."""
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = value
 
 
 def dependencies() -> dict[str, str]:
