@@ -299,14 +299,16 @@ class LocalFilesystem:
     # -- reading ----------------------------------------------------------------------------
 
     def read_file(self, input_path: str, encoding: str | None = None) -> str | bytes:
-        self._debug("Reading file", path=input_path, encoding=encoding)
-        with self.open_read(input_path) as fh:
+        with self.open_read(input_path, encoding) as fh:
             data = fh.read()
         return decode(data, encoding) if encoding else data
 
-    def open_read(self, input_path: str):
-        """The file open for binary reading, after read_file's checks and with its errors: read_file
-        reads it whole; the read_file tool takes a line window of a large file without holding all of it."""
+    def open_read(self, input_path: str, encoding: str | None = None):
+        """The file open for binary reading, after read_file's debug line ('Reading file' with the
+        encoding the caller will decode with), its checks and its errors: read_file reads it whole;
+        the read_file tool takes a line window of a large file without holding all of it (and logs
+        the same line the upstream's readFile of the whole file logs)."""
+        self._debug("Reading file", path=input_path, encoding=encoding)
         absolute = self._checked(input_path)
         try:
             os.stat(absolute)

@@ -110,7 +110,7 @@ def _read(args: dict, ctx: ToolContext, fs):
     token_limit = config.get("maxOutputTokens")
     if (offset is not None or limit is not None) and effective in ("utf-8", "utf8") and hasattr(fs, "open_read"):
         # A line window of a text file: streamed, so memory follows the window, not the file.
-        part = _streamed_window(fs, path, offset, limit)
+        part = _streamed_window(fs, path, effective, offset, limit)
         if part is not None:
             return _lines_output(args, stat, part, offset, limit, token_limit), stat.size
     content = fs.read_file(path, effective)
@@ -123,10 +123,10 @@ def _read(args: dict, ctx: ToolContext, fs):
     return _lines_output(args, stat, extract_lines(content, offset, limit), offset, limit, token_limit), stat.size
 
 
-def _streamed_window(fs, path, offset, limit):
+def _streamed_window(fs, path, encoding, offset, limit):
     """extract_lines of the file's UTF-8 text, read in chunks; None when reading fails midway
     (the whole-file read then raises the error read_file raises)."""
-    with fs.open_read(path) as fh:
+    with fs.open_read(path, encoding) as fh:
         try:
             return extract_lines_from_file(fh, offset, limit)
         except OSError:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..errors import WorkspaceReadOnlyError
-from ..filesystem.local_filesystem import LocalFilesystem, js_utf8
+from ..filesystem.local_filesystem import js_utf8
 from .helpers import emit_workspace_metadata, get_edit_diagnostics_text
 from .tracing import start_workspace_span
 from ..js.strings import js_length
@@ -54,13 +54,11 @@ def _write(fs, path, content, args: dict, ctx: ToolContext) -> int:
     """Writes the file; the UTF-8 byte count the message and the span report."""
     if fs.readOnly:
         raise WorkspaceReadOnlyError("write_file")
-    if isinstance(fs, LocalFilesystem) and isinstance(content, str):
-        # Encoded once, here: LocalFilesystem writes these exact bytes (js_utf8 is what it would do
-        # with the string) and the message needs their count (a second encode of a large file).
-        content = js_utf8(content)
+    # The string itself, as the upstream passes it: LocalFilesystem's 'Writing file' debug line
+    # reports its length in UTF-16 units (a pre-encoded buffer would report its bytes instead).
     # The read tracker (write mode) hands over the mtime recorded at the last read, if any.
     fs.write_file(path, content, overwrite=args.get("overwrite"), expectedMtime=ctx.extra.get("expected_mtime"))
-    return len(content) if isinstance(content, bytes) else utf8_byte_length(content)
+    return utf8_byte_length(content)
 
 
 TOOL = Tool(WRITE_FILE, DESCRIPTION, INPUT_SCHEMA, execute)
