@@ -185,6 +185,27 @@ def test_a_base36_time_must_fall_within_the_case_run():
     assert not matches("cfs-{{base36_ms}}", f"cfs-{_base36(started * 1000001 // 1000000)}", values)
 
 
+def test_an_epoch_ms_time_must_fall_within_the_case_run():
+    import time
+    from wsconf.placeholders import RUN_STARTED, matches
+    from wsconf.runner import _value_matches
+    started = time.time_ns() // 1_000_000
+    values = {RUN_STARTED: str(started)}
+    assert matches("{{epoch_ms}}", str(started), values)
+    assert not matches("{{epoch_ms}}", str(started - 1), values)          # before the case
+    assert not matches("{{epoch_ms}}", str(started + 3_600_000), values)  # in the future
+    assert not matches("{{epoch_ms}}", str(started * 1001 // 1000), values)
+    assert not matches("{{epoch_ms}}", str(started // 1000), values)      # seconds, not milliseconds
+    assert _value_matches({"timestamp": "{{epoch_ms}}"}, {"timestamp": started}, values)  # a JSON number
+    assert not _value_matches({"timestamp": "{{epoch_ms}}"}, {"timestamp": started - 1}, values)
+
+
+def test_captures_from_the_chunks():
+    from wsconf.runner import _captured_parts
+    actual = {"value": "x", "chunks": [{"type": "a"}, {"data": {"executionTimeMs": 204}}]}
+    assert _captured_parts({"id": "s", "captures": {"int": ["$chunks", 1, "data", "executionTimeMs"]}}, actual) == {"int": "204"}
+
+
 def test_a_symlink_in_the_setup_needs_the_symlinks_capability(mini_spec):
     case = GOOD.replace("    steps:", "    setup:\n      symlinks: {l.txt: a.txt}\n    steps:")
     write(mini_spec, "a.yaml", "tool: read_file\ncases:" + case)

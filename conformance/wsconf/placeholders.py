@@ -20,10 +20,13 @@ PATTERNS = {
     # Date.now().toString(36): 8 digits from 1973 to 2059 (CompositeFilesystem's id cfs-<it>),
     # and a time within the case's run (_within_run)
     "base36_ms": r"[0-9a-z]{8}",
+    # Date.now(): a time in ms since the epoch, 13 digits from 2001 to 2286, and a time within the
+    # case's run (_within_run): a streamed chunk's timestamp
+    "epoch_ms": r"[0-9]{13}",
     # crypto.randomUUID(): a version-4 UUID (an agent signal's id)
     "uuid": r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}",
 }
-# Set by the case tree: when the case began, in ms since the epoch. A {{base36_ms}} must fall between
+# Set by the case tree: when the case began, in ms since the epoch. A {{base36_ms}} or {{epoch_ms}} must fall between
 # it and the moment of the match, so a wrong clock or a wrong unit cannot pass for the right one.
 RUN_STARTED = "run_started_ms"
 TOKEN = re.compile(r"\{\{([a-z_][a-z0-9_]*)\}\}")
@@ -83,13 +86,14 @@ def captures(template: str, actual, values: dict[str, str]) -> dict[str, str] | 
     if found is None:
         return None
     groups = {k: v for k, v in found.groupdict().items() if v is not None}
-    return groups if _within_run(groups.get("base36_ms"), values) else None
+    within = all(_within_run(groups.get(name), base, values) for name, base in (("base36_ms", 36), ("epoch_ms", 10)))
+    return groups if within else None
 
 
-def _within_run(base36_ms: str | None, values: dict[str, str]) -> bool:
-    if base36_ms is None or RUN_STARTED not in values:
+def _within_run(digits: str | None, base: int, values: dict[str, str]) -> bool:
+    if digits is None or RUN_STARTED not in values:
         return True
-    return int(values[RUN_STARTED]) <= int(base36_ms, 36) <= time.time_ns() // 1_000_000
+    return int(values[RUN_STARTED]) <= int(digits, base) <= time.time_ns() // 1_000_000
 
 
 def matches(template: str, actual: str, values: dict[str, str]) -> bool:

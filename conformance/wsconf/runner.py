@@ -313,11 +313,12 @@ def _captured(expect: dict, actual: dict, values: dict) -> dict:
 def _captured_parts(step: dict, actual: dict) -> dict:
     """A step's `captures`: the part of the result value at each path, remembered as the named
     placeholder (a number as its digits), for a later step's args (a host-dependent number in a
-    value, such as getInfo's memoryMB, then checked by a command)."""
+    value, such as getInfo's memoryMB, then checked by a command). A path beginning with "$chunks"
+    starts from the chunks the call wrote to its writer instead (a duration in a data-sandbox-exit chunk)."""
     found = {}
     for name, path in (step.get("captures") or {}).items():
-        part = actual.get("value")
-        for key in path:
+        part, keys = (actual.get("chunks"), path[1:]) if path[:1] == ["$chunks"] else (actual.get("value"), path)
+        for key in keys:
             try:
                 part = part[key]
             except (KeyError, IndexError, TypeError):
@@ -411,7 +412,7 @@ def _value_matches(expected, actual, values) -> bool:
     if whole is not None:
         return isinstance(actual, str) and whole == actual
     if isinstance(expected, str):
-        if expected in ("{{int}}", "{{pid}}") and isinstance(actual, int) and not isinstance(actual, bool):
+        if expected in ("{{int}}", "{{pid}}", "{{epoch_ms}}") and isinstance(actual, int) and not isinstance(actual, bool):
             return matches(expected, str(actual), values)  # a number that varies, e.g. memory in getInfo
         return isinstance(actual, str) and matches(expected, actual, values)
     if isinstance(expected, dict):

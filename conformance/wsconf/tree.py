@@ -73,7 +73,7 @@ class CaseTree:
     captured: dict = field(default_factory=dict)   # placeholder values seen in earlier results
     tokens: Tokens = field(default_factory=Tokens)  # the token in each file outside the root
     reachable: object = lambda path: False          # which of those the workspace may read (leaks.reach)
-    started_ms: int = field(default_factory=lambda: time.time_ns() // 1_000_000)  # for {{base36_ms}}
+    started_ms: int = field(default_factory=lambda: time.time_ns() // 1_000_000)  # for {{base36_ms}}, {{epoch_ms}}
     runtime_dir: str | None = None                  # {{runtime_dir}}: the adapter's (capability runtime_dir)
 
     @property
