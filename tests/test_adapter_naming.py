@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+import time
 
 import pytest
 
@@ -57,3 +58,55 @@ def test_mastra_bridge():
 def test_unknown_names_say_what_is_accepted():
     with pytest.raises(ValueError, match="use reference, mastra, mastra@<version>, cmd:<command>, module:Class"):
         load_adapter("nonsense")
+
+
+PORT = '''
+import time
+from wsconf.adapters.base import Adapter, Session
+
+class PortSession(Session):
+    def call(self, tool, args, options=None):
+        if args["path"] == "hang.txt":
+            time.sleep(3600)
+        if args["path"] == "bug.txt":
+            raise KeyError("no such key")
+        return {"kind": "text", "value": "ok", "model": None}
+
+class PortAdapter(Adapter):
+    name, version, capabilities = "my-port", "0.1", frozenset({"filesystem"})
+
+    def open(self, root, outside, home, workspace):
+        return PortSession()
+'''
+
+
+@pytest.fixture
+def port_repo(tmp_path, monkeypatch):
+    """A port's repository with its adapter module, where `wsconf run` starts."""
+    (tmp_path / "myport_adapter.py").write_text(PORT)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    yield tmp_path
+    sys.modules.pop("myport_adapter", None)
+
+
+def test_a_module_class_adapter_is_found_in_the_current_folder(port_repo):
+    adapter = load_adapter("myport_adapter:PortAdapter")
+    assert adapter.name == "my-port"
+    with pytest.raises(ModuleNotFoundError, match=f"No module named 'nowhere_port' .looked on sys.path and in {port_repo}"):
+        load_adapter("nowhere_port:PortAdapter")
+
+
+def test_a_python_adapter_that_hangs_times_out_and_the_next_call_runs(port_repo):
+    from wsconf.adapters.base import AdapterFault, AdapterTimeout
+    adapter = load_adapter("myport_adapter:PortAdapter", timeout=0.5)
+    session = adapter.open("/r", "/o", "/h", {})
+    started = time.monotonic()
+    with pytest.raises(AdapterTimeout, match=r"^adapter did not answer 'call' within 0.5 s"):
+        session.call("mastra_workspace_read_file", {"path": "hang.txt"})
+    assert time.monotonic() - started < 2
+    assert session.call("mastra_workspace_read_file", {"path": "a.txt"})["value"] == "ok"
+    # A bug in the adapter is an adapter fault naming the exception and where it was raised.
+    with pytest.raises(AdapterFault, match=r"^adapter raised KeyError: 'no such key' \(at .*myport_adapter.py:10 in call\)$"):
+        session.call("mastra_workspace_read_file", {"path": "bug.txt"})
+    adapter.close()

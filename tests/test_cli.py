@@ -62,3 +62,25 @@ def test_smoke_on_the_reference(capsys):
     code, out, _ = run(capsys, "smoke", "reference")
     assert code == 0, out
     assert "ok: wsref" in out and "All good" in out
+
+
+def test_expectations_update_writes_into_the_ports_configured_folder(tmp_path, capsys, monkeypatch):
+    """`wsconf expectations NAME results --update` in a port's repository rewrites the file `wsconf run`
+    reads (the config's `expectations` folder), never the bundled folder inside site-packages."""
+    from wsconf import expectations
+    results = tmp_path / "results.jsonl"
+    results.write_text(json.dumps({"id": "read_file.output.empty_file", "outcome": "failed",
+                                   "message": "step 'read': the text differs", "detail": None}) + "\n")
+    (tmp_path / "wsconf.toml").write_text('adapter = "cmd:./port"\nexpectations = "mine"\n')
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "toy-port.yaml").write_text(
+        "implementation: toy-port\nfailures:\n  read_file.output.empty_file: the reviewed reason\n")
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "expectations", "toy-port", str(results))
+    assert code == 0 and out == "read_file.output.empty_file: the reviewed reason\n"
+    code, _, err = run(capsys, "expectations", "toy-port", str(results), "--update")
+    assert code == 0 and str(tmp_path / "mine" / "toy-port.yaml") in err
+    assert expectations.load("toy-port", tmp_path / "mine") == {"read_file.output.empty_file": "the reviewed reason"}
+    assert not expectations.path_for("toy-port").exists()
+    code, _, err = run(capsys, "expectations", "toy-port", str(results), "--update", "--expectations", "other")
+    assert code == 0 and (tmp_path / "other" / "toy-port.yaml").exists()

@@ -326,7 +326,9 @@ def cmd_expectations(args) -> int:
     from . import expectations
     from .report import load_results
     records = load_results(args.results)
-    current = expectations.load(args.implementation)
+    # the folder `wsconf run` reads: --expectations, else the port's config, else the bundled one
+    folder = _configured(args, "expectations")
+    current = expectations.load(args.implementation, folder)
     failures = {}
     for r in records:
         if r["outcome"] in ("failed", "error", "xfail"):
@@ -336,7 +338,7 @@ def cmd_expectations(args) -> int:
         for case_id, reason in sorted(failures.items()):
             print(f"{case_id}: {reason}")
         return 0
-    path = expectations.write(args.implementation, failures)
+    path = expectations.write(args.implementation, failures, folder)
     new = sorted(set(failures) - set(current))
     gone = sorted(set(current) - set(failures))
     print(f"wrote {path}: {len(failures)} entries ({len(new)} new, {len(gone)} removed). "
@@ -656,7 +658,10 @@ def build_parser() -> argparse.ArgumentParser:
     exp = sub.add_parser("expectations", help="show or rewrite an implementation's expected failures from a results file")
     exp.add_argument("implementation", help='the implementation name, e.g. "@mastra/core" or wsref')
     exp.add_argument("results", help="a results file from `wsconf run --results`")
-    exp.add_argument("--update", action="store_true", help="rewrite conformance/expectations/<implementation>.yaml")
+    exp.add_argument("--expectations", default=None,
+                     help="folder of expectations files (default: the config's `expectations`, else the bundled "
+                          "conformance/expectations)")
+    exp.add_argument("--update", action="store_true", help="rewrite <expectations folder>/<implementation>.yaml")
     exp.set_defaults(func=cmd_expectations)
 
     rep = sub.add_parser("report", help="Markdown conformance table from results files (LABEL=path.jsonl ...)")
@@ -671,7 +676,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     from .config import ConfigError, find_config, load_config
     args = build_parser().parse_args(argv)
-    path = Path(args.config) if args.config else (find_config() if args.func is cmd_run else None)
+    path = Path(args.config) if args.config else (find_config() if args.func in (cmd_run, cmd_expectations) else None)
     try:
         args.config = load_config(path) if path else None
     except (ConfigError, OSError) as exc:

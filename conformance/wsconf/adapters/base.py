@@ -96,3 +96,103 @@ class Adapter:
 
     def close(self) -> None:
         pass
+
+
+class _Worker:
+    """One daemon thread running an in-process adapter's calls in turn (same thread each time, as
+    an implementation with thread affinity needs), each under a deadline. A call that does not
+    return in time is abandoned with its thread (a thread cannot be killed; being a daemon, it does
+    not hold the run's exit) and the next call gets a fresh thread."""
+
+    def __init__(self, timeout: float):
+        import queue
+        self.timeout = timeout
+        self._queue_class = queue.Queue
+        self._jobs = None
+
+    def _start(self):
+        import threading
+        jobs = self._queue_class()
+
+        def serve():
+            while (job := jobs.get()) is not None:
+                fn, box, done = job
+                try:
+                    box.append((True, fn()))
+                except BaseException as exc:  # handed to the caller's thread
+                    box.append((False, exc))
+                done.set()
+
+        threading.Thread(target=serve, name="wsconf-adapter-call", daemon=True).start()
+        self._jobs = jobs
+
+    def run(self, fn, what: str):
+        import threading
+        if self._jobs is None:
+            self._start()
+        box, done = [], threading.Event()
+        self._jobs.put((fn, box, done))
+        if not done.wait(self.timeout):
+            self._jobs = None  # the stuck thread keeps the old queue; nothing more goes to it
+            raise AdapterTimeout(f"adapter did not answer '{what}' within {self.timeout:g} s "
+                                 "(its thread is abandoned)")
+        ok, value = box[0]
+        if ok:
+            return value
+        if isinstance(value, (AdapterFault, OpenError)) or not isinstance(value, Exception):
+            raise value
+        # A bug in the adapter: an error of this case naming it and where it was raised (the run goes on)
+        raise AdapterFault(f"adapter raised {type(value).__name__}: {value}{_where(value)}") from value
+
+    def stop(self):
+        if self._jobs is not None:
+            self._jobs.put(None)
+            self._jobs = None
+
+
+def _where(exc: BaseException) -> str:
+    """ (at file:line in function, ...): the adapter's own frames of the traceback, innermost last."""
+    import traceback
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename != __file__][-3:]
+    return " (at " + ", ".join(f"{f.filename}:{f.lineno} in {f.name}" for f in frames) + ")" if frames else ""
+
+
+class TimedSession:
+    """A session of an in-process adapter whose every method runs under the run's timeout."""
+
+    def __init__(self, inner: Session, worker: _Worker):
+        self._inner, self._worker = inner, worker
+
+    def __getattr__(self, name):
+        method = getattr(self._inner, name)
+        if not callable(method):
+            return method
+        return lambda *args, **kwargs: self._worker.run(lambda: method(*args, **kwargs), name)
+
+
+class TimedAdapter:
+    """A Python adapter named by module:Class or an entry point, held to the harness's rules
+    (spec/adapter.md): every call under the timeout (`adapter did not answer '<op>' within <n> s`:
+    the case errors and the run goes on, as with a protocol process that hangs), and an exception
+    other than AdapterFault and OpenError made an adapter fault of its case naming the exception
+    and where the adapter raised it (the case is an `error`, counted, and the run goes on)."""
+
+    def __init__(self, inner: Adapter, timeout: float):
+        self._inner = inner
+        self._worker = _Worker(timeout)
+
+    def __getattr__(self, name):  # name, version, capabilities, tools, dependencies ...
+        return getattr(self._inner, name)
+
+    def open(self, root: str, outside: str, home: str, workspace: dict):
+        session = self._worker.run(lambda: self._inner.open(root, outside, home, workspace), "open")
+        return TimedSession(session, self._worker)
+
+    def own_pids(self) -> set[int]:
+        return self._worker.run(self._inner.own_pids, "own_pids")
+
+    def close(self) -> None:
+        try:
+            self._worker.run(self._inner.close, "close")
+        finally:
+            self._worker.stop()

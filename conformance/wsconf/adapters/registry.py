@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import importlib
+import os
 import shlex
 import sys
 from importlib.metadata import entry_points
 
 from ..node_bridge import bridge_script
-from .base import Adapter
+from .base import Adapter, TimedAdapter
 from .reference import ReferenceAdapter
 from .subprocess import DEFAULT_MAX_LINE, SubprocessAdapter
 
@@ -40,9 +41,35 @@ def load_adapter(spec: str, timeout: float = 30.0, max_line: int = DEFAULT_MAX_L
         return ReferenceAdapter(timeout=timeout)
     found = [ep for ep in entry_points(group="wsconf.adapters") if ep.name == spec]
     if found:
-        return found[0].load()()
+        return _timed(found[0].load()(), timeout)
     if ":" in spec:
         module, _, cls = spec.partition(":")
-        return getattr(importlib.import_module(module), cls)()
+        return _timed(getattr(_import_from_here(module), cls)(), timeout)
     raise ValueError(f"unknown adapter {spec!r}: use reference, mastra, mastra@<version>, cmd:<command>, module:Class, "
                      "or a name registered in the wsconf.adapters entry-point group")
+
+
+def _import_from_here(module: str):
+    """The module of a module:Class adapter, also from the current folder (as `python -m` would find
+    it): a port's adapter lives in its own repository, where `wsconf run` starts, not on sys.path."""
+    here = os.getcwd()
+    if here not in sys.path:
+        sys.path.append(here)  # after the installed packages: the folder never shadows one
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name != module.partition(".")[0]:
+            raise
+        raise ModuleNotFoundError(f"{exc} (looked on sys.path and in {here})", name=exc.name) from None
+
+
+def _timed(adapter: Adapter, timeout: float) -> Adapter:
+    """A third-party Python adapter under the run's timeout. The reference and the subprocess
+    adapters keep their own deadlines (a second one around a protocol process would leave its pipe
+    to two threads): they only take the run's timeout."""
+    if isinstance(adapter, (ReferenceAdapter, SubprocessAdapter)):
+        adapter.timeout = timeout
+        if getattr(adapter, "process", None) is not None:  # started by its constructor
+            adapter.process.timeout = timeout
+        return adapter
+    return TimedAdapter(adapter, timeout)
