@@ -70,10 +70,12 @@ def check_whole_suite(tmp_path: Path, adapter: str, implementation: str, marker:
     assert sorted(set(expected) - {c.id for c in spec.cases}) == [], "expectations naming no existing case"
     failed = {r["id"]: r["message"][:800] for r in records if r["outcome"] == "failed"}
     unexpected = {case: msg for case, msg in failed.items() if case not in expected}
-    assert unexpected == {}, "failures not in the expectations file"
+    assert unexpected == {}, "failures not in the expectations file:\n" + "\n".join(
+        f"{case}: {msg}" for case, msg in sorted(unexpected.items()))
     outcomes = {r["id"]: r["outcome"] for r in records}
     unexpected_passes = sorted(case for case in expected if outcomes.get(case) != "failed")
-    assert unexpected_passes == [], "listed in the expectations file but did not fail (passed or unsupported)"
+    assert unexpected_passes == [], (
+        "listed in the expectations file but did not fail (passed or unsupported): " + ", ".join(unexpected_passes))
 
     # Every server the run started (the controller's for hello, one per xdist worker) is gone.
     pids = pids_in(pidfile)

@@ -249,6 +249,25 @@ def test_a_write_anywhere_around_the_root_fails_the_case(mode, where, pids):
     assert re.fullmatch(f"touched files outside the workspace: {re.escape(str(run_dir()))}/{where}", results[1].message)
 
 
+@pytest.mark.parametrize("mode, name", [("write_home", "home"), ("write_tmp", "tmp")])
+def test_the_same_leak_in_two_cases_fails_both_and_is_removed(mode, name, pids):
+    """A file a case leaves in the implementation's HOME or TMPDIR is removed after its failure:
+    otherwise a later case making the same file would change nothing and pass, and which case
+    fails would depend on the order of the run."""
+    adapter = SubprocessAdapter([sys.executable, str(FAKE), mode, ""], timeout=5.0)
+    try:
+        results = [run_case(case(case_id=f"t.{n}", path="bad.txt"), adapter) for n in ("one", "two")]
+    finally:
+        adapter.close()
+    left = run_dir() / name / "escaped.txt"
+    try:
+        assert not left.exists()
+    finally:
+        left.unlink(missing_ok=True)
+    expected = f"touched files outside the workspace: {run_dir()}/{name}/escaped.txt"
+    assert outcomes(results) == [("t.one", FAILED, expected), ("t.two", FAILED, expected)]
+
+
 def test_a_late_write_into_an_ended_case_folder_names_that_case(pids):
     """A case's folder is renamed away when it ends; an operation of it that lands later makes the
     folder again in the run folder: the case then running fails, and the message names the case

@@ -4,6 +4,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import shutil
 import time
 from dataclasses import dataclass, field
 
@@ -98,12 +99,14 @@ def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = 
                     if result.outcome == PASSED:
                         result.outcome, result.message = ERROR, f"adapter fault in case {case.id}, call close: {exc}"
         problems = _leftovers(case, adapter, since)
-        escaped = _outside_changes(before, tree.fingerprint_outside(), case.touches_outside and tree.outside)
+        after = tree.fingerprint_outside()
+        escaped = _outside_changes(before, after, case.touches_outside and tree.outside)
         if escaped:
             late = ended_cases(escaped)
             problems.insert(0, "touched files outside the workspace: " + ", ".join(escaped) + (
                 f" (in the folder of {', '.join(late)}, which had ended: an operation of that case landed late)"
                 if late else ""))
+            problems.extend(_undo_created(before, after, tree.base))
         if problems:
             result.outcome = FAILED
             result.message = "\n".join(problems + ([result.message] if result.message else []))
@@ -152,6 +155,26 @@ def _leftovers(case: Case, adapter: Adapter, since: reaper.Mark) -> list[str]:
         problems.append(f"expected {name} to be left running after close (leaves_running), but it was not")
     if stuck:
         problems.append("could not kill " + ", ".join(map(str, stuck)))
+    return problems
+
+
+def _undo_created(before: dict, after: dict, case_folder) -> list[str]:
+    """Remove what a case made in the run folder outside its own folder (the implementation's
+    HOME and TMPDIR): left there, the same leak by a later case would change nothing and pass
+    unseen, so which case fails would depend on the order. The case's own folder goes anyway."""
+    problems = []
+    created = sorted(path for path in set(after) - set(before)
+                     if not (path + "/").startswith(f"{case_folder}/"))
+    for path in created:
+        if os.path.dirname(path) in created:
+            continue  # inside a created folder: goes with it
+        try:
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path)
+            else:
+                os.unlink(path)
+        except OSError as exc:
+            problems.append(f"could not remove {path}, left outside the workspace: {exc.strerror}")
     return problems
 
 

@@ -31,6 +31,10 @@ def build(spec: dict, log: list, where: str):
                     entry["output"] = ctx.get("output")
                     err = ctx.get("error")
                     entry["error"] = None if err is None else (getattr(err, "message", None) or str(err))
+                if spec.get("context") is True:  # capability context_probes: the keys it was handed, in
+                    entry["keys"] = list(ctx)     # order, and its context's request context
+                    rc = (ctx.get("context") or {}).get("requestContext")
+                    entry["requestContext"] = None if rc is None else to_json(dict(rc))
                 log.append(entry)
                 return None
             return record
@@ -74,6 +78,15 @@ def build(spec: dict, log: list, where: str):
                 log.append({"hook": where, "args": to_json(list(args))})
                 return None
             return record_call
+        if kind == "recordContext":  # capability context_probes: logs what a config function is handed
+            def record_context(ctx=None):
+                ctx = ctx or {}
+                rc, workspace = ctx.get("requestContext"), ctx.get("workspace")
+                log.append({"hook": where, "keys": list(ctx),
+                            "requestContext": None if rc is None else to_json(dict(rc)),
+                            "workspace": getattr(workspace, "id", None)})
+                return spec.get("value")
+            return record_context
         if kind == "contextValue":  # ({requestContext}) => requestContext.get(key)
             def context_value(ctx=None):  # `default`: the value when the context is missing or lacks the key
                 rc = (ctx or {}).get("requestContext")

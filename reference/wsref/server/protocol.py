@@ -30,7 +30,7 @@ CAPABILITIES = (
     "foreground_sandbox", "coding_agent", "mastra_registry", "tool_writer", "call_request_context", "call_abort",
     "approval_fn", "instance_identity", "shared_request_context", "process_cwd",
     "process_path", "runtime_dir", "sandbox_mounts", "published_skills", "tool_tracing", "error_details",
-    "agent_threads", "task_signals", "lsp", "clock_control", "process_handles",
+    "agent_threads", "task_signals", "lsp", "clock_control", "process_handles", "context_probes",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).

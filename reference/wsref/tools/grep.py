@@ -349,8 +349,11 @@ def create_grep_tool(strict: bool = False) -> Tool:
             emit_file(full, matches, line_text.get)
 
         # LocalFilesystem's own files are read with containment decided once per directory; any
-        # other provider (or a file the reader leaves to it) goes through read_file.
-        reader = fs.contained_reader() if type(fs).read_file is LocalFilesystem.read_file else None
+        # other provider (or a file the reader leaves to it) goes through read_file, and so does a
+        # LocalFilesystem whose read_file is wrapped or that has a logger (upstream's readFile of
+        # each file logs 'Reading file' at debug).
+        own = getattr(fs.read_file, "__func__", None) is LocalFilesystem.read_file
+        reader = fs.contained_reader() if own and fs.logger is None else None
         search = LineSearch(regex)
         for batch_start in range(0, len(file_paths), CONCURRENCY):
             if truncated:

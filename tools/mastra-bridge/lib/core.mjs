@@ -98,5 +98,6 @@ export const CORE_CAPABILITIES = [
   'clock_control',
   'process_handles',
   'runtime_dir',
+  'context_probes',
   ...(AST_EDIT ? ['ast_edit'] : []),
 ];

@@ -39,6 +39,12 @@ export function hostFunction(spec, session, where) {
           entry.output = ctx.output === undefined ? null : ctx.output;
           entry.error = ctx.error ? String(ctx.error.message ?? ctx.error) : null;
         }
+        if (spec.context === true) {
+          // capability context_probes: the keys the hook was handed, in order, and its context's request context
+          entry.keys = Object.keys(ctx);
+          const rc = ctx.context?.requestContext;
+          entry.requestContext = rc === undefined ? null : toWire(plainContext(rc));
+        }
         session.hookLog.push(entry);
         return undefined;
       };
@@ -72,6 +78,16 @@ export function hostFunction(spec, session, where) {
     if (kind === 'mergeEnv') return env => ({ ...env, ...spec.env });
     if (kind === 'omitEnv') return env => Object.fromEntries(Object.entries(env).filter(([k]) => !spec.keys.includes(k)));
     if (kind === 'startsWith') return value => typeof value === 'string' && value.startsWith(spec.prefix);
+    if (kind === 'recordContext') {
+      // capability context_probes: logs the keys a config function is handed, its request context
+      // (a plain object) and its workspace's id, and returns `value`
+      return (arg = {}) => {
+        session.hookLog.push({ hook: where, keys: Object.keys(arg ?? {}),
+          requestContext: arg?.requestContext === undefined ? null : toWire(plainContext(arg.requestContext)),
+          workspace: arg?.workspace?.id ?? null });
+        return spec.value;
+      };
+    }
     if (kind === 'contextValue') {
       const fn = contextValueFn(spec);
       if (spec.log !== true) return fn;
