@@ -86,6 +86,7 @@ class ProcessHandle:
         self._done = threading.Event()
         self._timed_out = False
         self._killed_by_signal = False
+        self._execution_ms: int | None = None  # set at the close, as upstream's result is (Date.now() - startTime)
         self._timer = None
         if timeout_ms:  # upstream: `options?.timeout ? setTimeout(...) : undefined`
             delay = timeout_ms if 1 <= timeout_ms <= TIMEOUT_MAX else 1
@@ -170,6 +171,7 @@ class ProcessHandle:
             self._timer.cancel()
         notice = None
         with self._lock:
+            self._execution_ms = int((time.monotonic() - self.started) * 1000)
             self._killed_by_signal = code < 0  # upstream: killed = signal !== null, also after a timeout
             if self._timed_out:
                 notice = f"\nProcess timed out after {js_number(self._timeout_ms)}ms"
@@ -217,7 +219,7 @@ class ProcessHandle:
                     self._listeners[name].remove(listener)
         exit_code, out, err = self.snapshot()
         return {"success": exit_code == 0, "exitCode": exit_code, "stdout": out, "stderr": err,
-                "executionTimeMs": int((time.monotonic() - self.started) * 1000),
+                "executionTimeMs": self._execution_ms,
                 "killed": self._killed_by_signal, "timedOut": self._timed_out,
                 "stdoutTruncated": self._stdout.dropped > 0, "stderrTruncated": self._stderr.dropped > 0,
                 "stdoutDroppedBytes": self._stdout.dropped, "stderrDroppedBytes": self._stderr.dropped}
