@@ -115,3 +115,34 @@ def test_files_wait_and_the_after_of_a_wait_or_host_step_are_checked():
                  {"id": "w", "wait": {"timeout_ms": 50, "until": {"files": {"m.txt": "x"}}}, "after": {"dirs": ["m.txt"]}}):
         result = run_case(case(write, step), Scripted())
         assert result.outcome == FAILED and "afterwards" in result.message, step
+
+
+class Echo(Session):
+    """Answers each call with the text it was asked for (its args' `say`)."""
+
+    def __init__(self):
+        self.asked = []
+
+    def call(self, tool, args):
+        self.asked.append(args["say"])
+        return {"kind": "text", "value": args["say"], "model": None}
+
+
+class Echoing(Scripted):
+    def open(self, root, outside, home, workspace):
+        self.session = Echo()
+        return self.session
+
+
+def test_a_polled_call_gets_the_captured_values_in_its_args_and_keeps_patterns_in_its_expect():
+    # A step captures int = 7 (its text pattern); the polled call's args get 7, and its expect's {{int}} stays a
+    # pattern, as in a step's expect (it would otherwise be the literal 7 and never hold).
+    capture = {"id": "capture", "tool": "t", "args": {"say": "7"},
+               "expect": {"text": "{{int}}"}}
+    wait = {"id": "settle", "wait": {"timeout_ms": 5000, "until": {"call": {
+        "tool": "t", "args": {"say": "at {{int}}, took 12 ms"}, "expect": {"text": "at {{int}}, took {{int}} ms"}}}}}
+    adapter = Echoing()
+    result, took = timed(case(capture, wait), adapter)
+    assert result.outcome == PASSED, result.message
+    assert adapter.session.asked == ["7", "at 7, took 12 ms"]  # held at the first poll
+    assert took < 2

@@ -212,7 +212,7 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
         if "host" in step:
             _host_action(substitute(step["host"], values), tree)
         else:
-            run_wait(substitute(step["wait"], {**values, **tree.captured}), session, tree, capabilities, judge)
+            run_wait(_wait_with_values(step["wait"], {**values, **tree.captured}), session, tree, capabilities, judge)
         problem = _check_after(step["after"], tree) if "after" in step else None
         if problem:
             raise StepFailure(f"step {step['id']!r} afterwards: {problem}")
@@ -362,6 +362,16 @@ def model_text(actual: dict):
     if model.get("type") == "content":
         return "\n".join(p.get("text", "") for p in model.get("value", []) if p.get("type") == "text")
     return None
+
+
+def _wait_with_values(wait: dict, values: dict) -> dict:
+    """The wait with the run's values put in, except in a polled call's `expect`: there, as in a
+    step's, `{{int}}` and the like stay patterns (a captured `int` goes into the call's args only)."""
+    filled = substitute(wait, values)
+    call = wait["until"].get("call") if isinstance(wait.get("until"), dict) else None
+    if isinstance(call, dict) and "expect" in call:
+        filled["until"]["call"]["expect"] = call["expect"]
+    return filled
 
 
 def judge(expect: dict, actual: dict, tree: CaseTree) -> str | None:
