@@ -213,3 +213,12 @@ def test_a_symlink_in_the_setup_needs_the_symlinks_capability(mini_spec):
     assert any("a.yaml:7: cases[0].setup.symlinks: setup.symlinks needs the capability symlinks" in m for m in msgs), msgs
     write(mini_spec, "a.yaml", "tool: read_file\ncases:" + case.replace("    setup:", "    needs: [symlinks]\n    setup:"))
     assert not [m for m in messages(mini_spec) if "symlinks" in m]
+
+
+def test_escaped_surrogate_pairs_are_one_character_as_in_javascript():
+    """A case that writes an emoji as its two UTF-16 escapes gives every implementation the emoji
+    (as JSON.parse gives the upstream); a lone surrogate stays a lone surrogate, in values and keys."""
+    from wsconf.yaml_lines import load_with_lines
+    data, lines = load_with_lines('a: "x\\uD83D\\uDE00y"\n"\\uD83D\\uDE00": "\\uD800z\\uDE00"\n')
+    assert data == {"a": "x\U0001F600y", "\U0001F600": "\ud800z\ude00"}
+    assert dict(lines) == {(): 1, ("a",): 1, ("\U0001F600",): 2}

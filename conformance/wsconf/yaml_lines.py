@@ -20,7 +20,7 @@ class LineMap(dict):
         return self.get(path, 1)
 
 
-def _build(node, path, lines: LineMap):
+def _build(node, path, lines: LineMap, join_pairs: bool = False):
     lines[path] = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
         out = {}
@@ -28,14 +28,17 @@ def _build(node, path, lines: LineMap):
             if not isinstance(key_node, yaml.ScalarNode):
                 raise yaml.YAMLError(f"line {key_node.start_mark.line + 1}: keys must be plain scalars")
             key = yaml.SafeLoader.construct_scalar(_SCALAR_LOADER, key_node)
+            if join_pairs:
+                key = _pairs_joined(key)
             if key in out:
                 raise yaml.YAMLError(f"line {key_node.start_mark.line + 1}: duplicate key {key!r}")
-            out[key] = _build(value_node, path + (key,), lines)
+            out[key] = _build(value_node, path + (key,), lines, join_pairs)
             lines[path + (key,)] = key_node.start_mark.line + 1
         return out
     if isinstance(node, yaml.SequenceNode):
-        return [_build(item, path + (i,), lines) for i, item in enumerate(node.value)]
-    return _SCALAR_LOADER.construct_object(node, deep=True)
+        return [_build(item, path + (i,), lines, join_pairs) for i, item in enumerate(node.value)]
+    value = _SCALAR_LOADER.construct_object(node, deep=True)
+    return _pairs_joined(value) if join_pairs and isinstance(value, str) else value
 
 
 _SCALAR_LOADER = yaml.SafeLoader("")
@@ -48,18 +51,28 @@ _FAST_LOADER = getattr(yaml, "CSafeLoader", None)
 
 
 def _compose(text: str):
+    """(node, whether it may hold surrogates): only PyYAML's composer lets them through."""
     if _FAST_LOADER is not None:
         try:
-            return yaml.compose(text, Loader=_FAST_LOADER)
+            return yaml.compose(text, Loader=_FAST_LOADER), False
         except yaml.YAMLError:
             pass
-    return yaml.compose(text, Loader=yaml.SafeLoader)
+    return yaml.compose(text, Loader=yaml.SafeLoader), True
+
+
+def _pairs_joined(text: str) -> str:
+    """A string as JavaScript reads it: an escaped high and low surrogate side by side
+    ("\\uD83D\\uDE00") are one character (the emoji), as JSON.parse makes them for the upstream,
+    while a lone surrogate stays one."""
+    if any("\ud800" <= ch <= "\udfff" for ch in text):
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    return text
 
 
 def load_with_lines(text: str):
     """Return (data, LineMap). Raises yaml.YAMLError with a line number on bad YAML."""
-    node = _compose(text)
+    node, may_hold_surrogates = _compose(text)
     lines = LineMap()
     if node is None:
         return None, lines
-    return _build(node, (), lines), lines
+    return _build(node, (), lines, join_pairs=may_hold_surrogates), lines
