@@ -61,6 +61,8 @@ API_METHODS = {
     "process.closeStdin": lambda s, pid: _handle(s, pid).close_stdin(),
     "process.writerEnd": lambda s, pid, data=None: _handle(s, pid).writer_end(data),
     "process.reader": lambda s, pid: _handle(s, pid).reader_text(60),
+    "process.stdout": lambda s, pid: _handle(s, pid).stdout,   # the retained output so far
+    "process.stderr": lambda s, pid: _handle(s, pid).stderr,
     "getPathContext": lambda s: s.workspace.get_path_context(),
     "filesystem.mountPaths": lambda s: s.workspace.filesystem.mount_paths,  # a CompositeFilesystem's
     # undefined without a manager; with one, only its public root (upstream's object shows private
@@ -89,6 +91,7 @@ API_METHODS = {
     "sandbox.executeCommand": lambda s, command, args=None, options=None:
         _sandbox(s).execute_command(command, args, options),
     "sandbox.processes.list": lambda s: _sandbox(s).processes.list(),
+    "sandbox.processes.kill": lambda s, pid: _sandbox(s).processes.kill(pid),
     # capability sandbox_mounts: LocalSandbox.unmount(mountPath), the symlink, marker and mount entry go
     "sandbox.unmount": lambda s, mount_path: _sandbox(s).unmount(mount_path),
     # capability sandbox_mounts: LocalSandbox.mount(filesystem, mountPath), the filesystem named by its path

@@ -3,8 +3,9 @@
 // case captures it as {{pid}}) and keeps the handle by it, with
 // its reader stream opened at once (nothing can arrive before this statement runs), so
 // `process.reader` answers every stdout chunk the stream delivered once it has ended. The others
-// are the handle's own methods: wait, sendStdin, closeStdin, and writerEnd (writer.end(data):
-// resolved on 'finish', or the error the stream emits).
+// are the handle's own members: wait, sendStdin, closeStdin, writerEnd (writer.end(data):
+// resolved on 'finish', or the error the stream emits), and the stdout and stderr getters (the
+// output retained so far).
 import { Fault } from './wire.mjs';
 
 function handleOf(session, pid) {
@@ -41,6 +42,10 @@ export async function processOp(session, member, args) {
         if (args.length > 1) writer.end(args[1]);
         else writer.end();
       });
+    case 'stdout':
+      return kept.handle.stdout;
+    case 'stderr':
+      return kept.handle.stderr;
     case 'reader':
       await kept.ended;
       return kept.chunks.join('');

@@ -225,11 +225,10 @@ class ProcessHandle:
                 "stdoutDroppedBytes": self._stdout.dropped, "stderrDroppedBytes": self._stderr.dropped}
 
     def write(self, data: bytes) -> None:
-        """Write to stdin (the handle's `writer`; spawned with stdin_mode "pipe"). A process that
-        has gone away makes it a no-op, as the upstream LSP client swallows write errors."""
+        """Write to stdin (the handle's `writer`; its one user, the LSP client, spawns with stdin a
+        pipe). A process that has gone away makes it a no-op, as the upstream LSP client swallows
+        write errors."""
         stdin = self.popen.stdin
-        if stdin is None:
-            raise OSError(f"Process {self.pid} does not have stdin available")
         try:
             stdin.write(data)
             stdin.flush()
