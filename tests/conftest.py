@@ -28,7 +28,7 @@ def run_suite(tmp_path: Path, adapter: str, *extra: str, spec: Path = SPEC,
     """Run the conformance suite (or some case folders of it) in a child pytest; return exit code,
     per-case records, output. The child's TMPDIR is tmp_path/tmp, so its case trees are there
     (processes_left_in looks for processes in them)."""
-    from wsconf.report import load_results
+    from wsconf.reports.table import load_results
     results = tmp_path / f"{adapter.replace(':', '_').replace('/', '_')[:40]}.jsonl"
     tmp = tmp_path / "tmp"
     tmp.mkdir(exist_ok=True)

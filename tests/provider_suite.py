@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from conftest import BRIDGE, REPO, SPEC
-from wsconf import expectations
+from wsconf.session import expectations
 from wsconf.adapters.provider_kit import PIDFILE_ENV
-from wsconf.report import load_results
+from wsconf.reports.table import load_results
 from wsconf.spec import load_spec
 
 

@@ -67,7 +67,7 @@ def test_smoke_on_the_reference(capsys):
 def test_expectations_update_writes_into_the_ports_configured_folder(tmp_path, capsys, monkeypatch):
     """`wsconf expectations NAME results --update` in a port's repository rewrites the file `wsconf run`
     reads (the config's `expectations` folder), never the bundled folder inside site-packages."""
-    from wsconf import expectations
+    from wsconf.session import expectations
     results = tmp_path / "results.jsonl"
     results.write_text(json.dumps({"id": "read_file.output.empty_file", "outcome": "failed",
                                    "message": "step 'read': the text differs", "detail": None}) + "\n")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 
 from conftest import SPEC, run_suite
-from wsconf import expectations
+from wsconf.session import expectations
 
 
 def one_case_spec(tmp_path, mini_spec, expected_text):

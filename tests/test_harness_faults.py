@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from wsconf import reaper
+from wsconf.isolation import reaper
 from wsconf.adapters.base import Adapter, Session
 from wsconf.adapters.reference import ReferenceAdapter
 from wsconf.adapters.subprocess import SubprocessAdapter
-from wsconf.runner import ERROR, FAILED, PASSED, UNSUPPORTED, run_case
+from wsconf.judge.runner import ERROR, FAILED, PASSED, UNSUPPORTED, run_case
 from wsconf.spec import Case
-from wsconf.tree import run_dir
+from wsconf.isolation.tree import run_dir
 
 FAKE = Path(__file__).parent / "fakes" / "hostile_adapter.py"
 CALL = "s1 (mastra_workspace_read_file)"
@@ -352,7 +352,7 @@ def test_lines_printed_unasked_are_a_fault_and_never_pile_up(pids):
 
 
 def test_a_huge_result_is_reported_truncated_and_kept_whole_in_a_file(pids, tmp_path):
-    from wsconf import sizes
+    from wsconf.isolation import sizes
     sizes.set_output_dir(tmp_path / "outputs")
     try:
         results = three_cases("huge", str(5 << 20))
@@ -382,7 +382,7 @@ def test_a_huge_result_is_reported_truncated_and_kept_whole_in_a_file(pids, tmp_
 # -- smoke -------------------------------------------------------------------------------------
 
 def test_smoke_ends_when_the_implementation_closes_its_stdout(pids, monkeypatch):
-    from wsconf.smoke import SMOKE_TAG, smoke
+    from wsconf.port.smoke import SMOKE_TAG, smoke
     from wsconf.spec import load_spec
     monkeypatch.setenv("WSCONF_FAKE_BAD", "*")  # every call misbehaves
     command = f"cmd:{sys.executable} {FAKE} closed_stdout"

@@ -8,16 +8,16 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from wsconf.changelog import render as render_changelog
 from wsconf.cli import main
-from wsconf.compare import differences
-from wsconf.history import load_matrix, normalise
-from wsconf.html_report import write_site
-from wsconf.ranges import case_ranges, write_versions
-from wsconf.runner import NOT_APPLICABLE, PASSED, run_case
+from wsconf.judge.runner import NOT_APPLICABLE, PASSED, run_case
+from wsconf.releases.changelog import render as render_changelog
+from wsconf.releases.history import load_matrix
+from wsconf.releases.ranges import case_ranges, write_versions
+from wsconf.reports.compare import differences
+from wsconf.reports.site import write_site
+from wsconf.results.records import normalise
 from wsconf.spec import load_spec
-from wsconf.versions import RangeError, from_releases, parse, satisfies
+from wsconf.spec.versions import RangeError, from_releases, parse, satisfies
 
 RELEASES = ["1.11.0", "1.12.0", "1.13.2", "1.40.0", "1.70.0", "1.71.0"]
 
@@ -213,7 +213,7 @@ def test_the_site_renders_in_headless_chromium(tmp_path):
 
 
 def test_the_release_pins_prefer_what_was_shipped(monkeypatch):
-    from wsconf import releases
+    from wsconf.adapters import release_install as releases
     answers = {"mastra-core-time": {"1.65.0": "2026-09-09T09:37:41.027Z"},
                "mastra-core@1.65.0": {"tokenx": "^1.3.0", "picomatch": "^4.0.3"},
                "time-picomatch": {"4.0.3": "2026-01-01T00:00:00Z", "4.0.7": "2026-09-01T00:00:00Z",
@@ -256,7 +256,8 @@ sys.exit(int(os.environ.get("FAKE_RC", "0")))
 
 def _fake_matrix(tmp_path, monkeypatch):
     import sys as _sys
-    from wsconf import matrix as m
+
+    from wsconf.releases import matrix as m
     script = tmp_path / "wsconf"
     script.write_text(_FAKE_WSCONF.replace("#!PYTHON", "#!" + _sys.executable)
                       .replace("PATHS", repr([p for p in _sys.path if p])))
@@ -297,7 +298,7 @@ def _texts(folder, version):
 
 
 def test_a_case_hash_sees_the_content_but_not_the_versions(tmp_path):
-    from wsconf.matrix import case_hash
+    from wsconf.releases.matrix import case_hash
     spec = _small_spec(tmp_path)
     a, b = spec.cases[:2]
     assert case_hash(a) != case_hash(b)
@@ -385,7 +386,7 @@ def test_a_release_whose_run_had_no_verdict_runs_again_in_full(tmp_path, monkeyp
 
 
 def test_a_matrix_limited_to_some_cases_runs_and_judges_only_those(tmp_path, monkeypatch, capsys):
-    from wsconf.ranges import check
+    from wsconf.releases.ranges import check
     m, run, _ = _fake_matrix(tmp_path, monkeypatch)
     spec = _small_spec(tmp_path)
     folder = tmp_path / "matrix"
@@ -424,13 +425,14 @@ def test_run_ids_selects_those_cases_and_names_a_bad_line(tmp_path, capsys):
     results = tmp_path / "r.jsonl"
     assert main(["--spec", str(spec.root), "run", "--adapter", "reference", "--ids", str(ids),
                  "--results", str(results)]) == 0
-    from wsconf.history import load_results
+    from wsconf.results.records import load_results
     assert set(load_results(results).records) == {spec.cases[0].id, spec.cases[1].id}
 
 
 def test_check_judges_each_release_as_a_plain_run_with_the_ranges_applied(tmp_path, capsys):
-    from wsconf.ranges import check
     import dataclasses
+
+    from wsconf.releases.ranges import check
     spec = _small_spec(tmp_path)
     a, b, c = [x.id for x in spec.cases if not x.versions][:3]
     spec = dataclasses.replace(spec, cases=[x for x in spec.cases if x.id in (a, b, c)])
@@ -464,7 +466,7 @@ def test_check_judges_each_release_as_a_plain_run_with_the_ranges_applied(tmp_pa
 
 
 def test_a_release_install_without_a_library_the_bridge_now_declares_is_installed_again(tmp_path):
-    from wsconf import releases
+    from wsconf.adapters import release_install as releases
 
     def folder(name, deps):
         f = tmp_path / name

@@ -66,18 +66,18 @@ def test_unknown_claim_capability_placeholder_and_duplicates(mini_spec):
 
 
 def test_the_real_spec_is_clean_and_every_quote_is_on_its_page():
-    from wsconf.cli import PAGES_DIR
     from wsconf.spec import quote_problems
+    from wsconf.spec.resources import pages_dir
     spec = load_spec()
     assert [str(e) for e in spec.errors] == []
-    if PAGES_DIR.exists():
-        assert quote_problems(spec, PAGES_DIR) == []
+    if pages_dir().exists():
+        assert quote_problems(spec, pages_dir()) == []
 
 
 def test_upstream_tests_trace_to_existing_cases():
     """spec/upstream-tests/: every entry is well formed and names only cases that exist."""
     from wsconf.spec import load_spec
-    from wsconf.upstream_tests import load_upstream_tests
+    from wsconf.spec.upstream_tests import load_upstream_tests
     spec = load_spec()
     tests, errors = load_upstream_tests(spec.root, {c.id for c in spec.cases})
     assert [str(e) for e in errors] == []
@@ -87,7 +87,7 @@ def test_upstream_tests_trace_to_existing_cases():
 
 
 def test_an_upstream_test_naming_a_missing_case_is_reported(tmp_path):
-    from wsconf.upstream_tests import load_upstream_tests
+    from wsconf.spec.upstream_tests import load_upstream_tests
     (tmp_path / "upstream-tests").mkdir()
     (tmp_path / "upstream-tests" / "x.yaml").write_text(
         "- file: a.test.ts\n  commit: abc\n  tests:\n    - name: 'A > b'\n      cases: [no.such.case]\n"
@@ -102,9 +102,8 @@ def test_libyaml_and_pyyaml_read_every_spec_file_alike():
     """The fast composer (libyaml, falling back to PyYAML where it refuses a file) gives the same
     data, types and key lines as PyYAML's own composer."""
     import yaml
-
     from wsconf.spec import DEFAULT_SPEC_DIR
-    from wsconf.yaml_lines import LineMap, _build, load_with_lines
+    from wsconf.spec.yaml_lines import LineMap, _build, load_with_lines
     files = sorted((DEFAULT_SPEC_DIR / "cases").rglob("*.yaml")) + [DEFAULT_SPEC_DIR / "claims.yaml"]
     refused = 0
     for path in files:
@@ -123,7 +122,8 @@ def test_libyaml_and_pyyaml_read_every_spec_file_alike():
 def test_cached_spec_is_the_loaded_spec_and_follows_every_change(mini_spec, tmp_path, monkeypatch):
     import pickle
 
-    from wsconf import spec as spec_mod, spec_cache
+    from wsconf.spec import cache as spec_cache
+    from wsconf.spec import loader as spec_mod
     monkeypatch.setenv("WSCONF_CACHE_DIR", str(tmp_path / "cache"))
     write(mini_spec, "a.yaml", "tool: read_file\ncases:" + GOOD)
     fresh = spec_mod._load_from_files(mini_spec.resolve())
@@ -147,8 +147,8 @@ def test_a_malformed_string_form_is_reported_with_its_path(mini_spec):
 
 
 def test_the_string_form_and_repeated_content_expand_exactly():
-    from wsconf.runner import _value_matches
-    from wsconf.tree import content_bytes
+    from wsconf.isolation.tree import content_bytes
+    from wsconf.judge.verdict import value_matches as _value_matches
     form = {"$string": [{"repeat": "ab", "times": 3}, "end"]}
     assert _value_matches({"out": form}, {"out": "abababend"}, {})
     assert not _value_matches({"out": form}, {"out": "ababend"}, {})
@@ -158,7 +158,7 @@ def test_the_string_form_and_repeated_content_expand_exactly():
 
 
 def test_placeholder_names_may_hold_digits_and_unknown_ones_are_refused():
-    from wsconf.placeholders import matches, unknown_placeholders
+    from wsconf.spec.placeholders import matches, unknown_placeholders
     assert matches("cfs-{{base36_ms}}", "cfs-mx5ppfhb", {})
     assert not matches("cfs-{{base36_ms}}", "cfs-mx5ppfh", {})      # 8 digits, no fewer
     assert not matches("cfs-{{base36_ms}}", "cfs-MX5PPFHB", {})     # lower case, as toString(36)
@@ -176,7 +176,8 @@ def _base36(n: int) -> str:
 
 def test_a_base36_time_must_fall_within_the_case_run():
     import time
-    from wsconf.placeholders import RUN_STARTED, matches
+
+    from wsconf.spec.placeholders import RUN_STARTED, matches
     started = time.time_ns() // 1_000_000
     values = {RUN_STARTED: str(started)}
     assert matches("cfs-{{base36_ms}}", f"cfs-{_base36(started)}", values)
@@ -187,8 +188,9 @@ def test_a_base36_time_must_fall_within_the_case_run():
 
 def test_an_epoch_ms_time_must_fall_within_the_case_run():
     import time
-    from wsconf.placeholders import RUN_STARTED, matches
-    from wsconf.runner import _value_matches
+
+    from wsconf.judge.verdict import value_matches as _value_matches
+    from wsconf.spec.placeholders import RUN_STARTED, matches
     started = time.time_ns() // 1_000_000
     values = {RUN_STARTED: str(started)}
     assert matches("{{epoch_ms}}", str(started), values)
@@ -201,7 +203,7 @@ def test_an_epoch_ms_time_must_fall_within_the_case_run():
 
 
 def test_captures_from_the_chunks():
-    from wsconf.runner import _captured_parts
+    from wsconf.judge.runner import _captured_parts
     actual = {"value": "x", "chunks": [{"type": "a"}, {"data": {"executionTimeMs": 204}}]}
     assert _captured_parts({"id": "s", "captures": {"int": ["$chunks", 1, "data", "executionTimeMs"]}}, actual) == {"int": "204"}
 
@@ -218,7 +220,7 @@ def test_a_symlink_in_the_setup_needs_the_symlinks_capability(mini_spec):
 def test_escaped_surrogate_pairs_are_one_character_as_in_javascript():
     """A case that writes an emoji as its two UTF-16 escapes gives every implementation the emoji
     (as JSON.parse gives the upstream); a lone surrogate stays a lone surrogate, in values and keys."""
-    from wsconf.yaml_lines import load_with_lines
+    from wsconf.spec.yaml_lines import load_with_lines
     data, lines = load_with_lines('a: "x\\uD83D\\uDE00y"\n"\\uD83D\\uDE00": "\\uD800z\\uDE00"\n')
     assert data == {"a": "x\U0001F600y", "\U0001F600": "\ud800z\ude00"}
     assert dict(lines) == {(): 1, ("a",): 1, ("\U0001F600",): 2}

@@ -213,7 +213,7 @@ def test_matches_tokenx_long(tokenx_oracle, text, start, end):
 
 def test_description_token_counts_are_remembered_exactly(tmp_path, monkeypatch):
     """The suite's token counts (o200k_base) come from a file after the first process; the same counts."""
-    from wsconf import measure
+    from wsconf.judge import measure
     monkeypatch.setenv("WSCONF_CACHE_DIR", str(tmp_path))
     for fn in (measure._counts_file, measure._known_counts):
         fn.cache_clear()

@@ -6,7 +6,7 @@ import subprocess
 import time
 
 from wsconf.adapters.base import Adapter, Session
-from wsconf.runner import FAILED, PASSED, run_case
+from wsconf.judge.runner import FAILED, PASSED, run_case
 from wsconf.spec import Case
 
 

@@ -55,7 +55,7 @@ def case_files(spec_root: Path) -> dict[str, str]:
 def case_hashes(cases) -> dict[str, str]:
     """Each case id -> the hash of its content without `versions` (as the release matrix keys it): a
     kill stays true while the case that made it is unchanged, whatever else the spec gains."""
-    from wsconf.matrix import case_hash
+    from wsconf.releases.matrix import case_hash
     return {c.id: case_hash(c) for c in cases}
 
 
@@ -161,7 +161,7 @@ def collect_coverage(cases, spec_root: Path, cache_dir: Path, log=print) -> dict
 
 def _coverage_child(cases) -> dict:
     from wsconf.adapters.registry import load_adapter
-    from wsconf.runner import run_case
+    from wsconf.judge.runner import run_case
     prefix = str(REFERENCE) + os.sep
     current: set = set()
 
@@ -281,7 +281,7 @@ def _mutant_child(mutant, source, filename, functions, cases) -> dict:
         return {"status": "error", "outcome": f"{type(exc).__name__}: {exc}"}
     try:
         from wsconf.adapters.registry import load_adapter
-        from wsconf.runner import run_case
+        from wsconf.judge.runner import run_case
         adapter = load_adapter("reference", timeout=ADAPTER_TIMEOUT)
     except Exception as exc:  # the mutated reference does not even import: every case errors
         return {"status": "killed", "by": "(import)", "outcome": f"{type(exc).__name__}"}

@@ -5,7 +5,6 @@ module without a circle."""
 from __future__ import annotations
 
 
-
 class AdapterFault(Exception):
     """The adapter could not do what was asked: crashed, hung, or broke the protocol."""
 

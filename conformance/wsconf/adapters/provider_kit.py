@@ -25,8 +25,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from ..node_bridge import bridge_script
 from .base import AdapterFault
+from .node_bridge import bridge_script
 from .subprocess import SubprocessAdapter
 
 BUCKET = "wsconf"

@@ -7,8 +7,8 @@ import shlex
 import sys
 from importlib.metadata import entry_points
 
-from ..node_bridge import bridge_script
 from .base import Adapter, TimedAdapter
+from .node_bridge import bridge_script
 from .reference import ReferenceAdapter
 from .subprocess import DEFAULT_MAX_LINE, SubprocessAdapter
 
@@ -24,13 +24,17 @@ def load_adapter(spec: str, timeout: float = 30.0, max_line: int = DEFAULT_MAX_L
     if spec == "mastra":
         return SubprocessAdapter(["node", str(bridge_script())], **process)
     if spec.startswith("mastra@"):  # an older (or the pinned) release, installed into a cache by npm
-        from ..releases import release_script
+        from .release_install import release_script
         return SubprocessAdapter(["node", str(release_script(spec.partition("@")[2]))], **process)
     if spec == "mastra-s3":
-        from .s3 import S3Adapter  # moto and boto3 are an optional extra: import them only when asked
+        from .s3 import (
+            S3Adapter,  # moto and boto3 are an optional extra: import them only when asked
+        )
         return S3Adapter(**process)
     if spec == "mastra-gcs":
-        from .gcs import GcsAdapter  # the fake-gcs-server wheel is an optional extra too
+        from .gcs import (
+            GcsAdapter,  # the fake-gcs-server wheel is an optional extra too
+        )
         return GcsAdapter(**process)
     if spec.startswith("cmd:"):
         return SubprocessAdapter(shlex.split(spec[4:]), **process)

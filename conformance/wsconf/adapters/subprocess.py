@@ -16,10 +16,17 @@ import subprocess
 import threading
 import time
 
-from .. import reaper
-from ..config import tool_id
-from ..tree import run_dir
-from .base import Adapter, AdapterFault, AdapterTimeout, AdapterUnavailable, OpenError, Session
+from ..isolation import reaper
+from ..isolation.tree import run_dir
+from ..spec.tool_names import tool_id
+from .base import (
+    Adapter,
+    AdapterFault,
+    AdapterTimeout,
+    AdapterUnavailable,
+    OpenError,
+    Session,
+)
 
 PROTOCOL_VERSION = 1
 DEFAULT_MAX_LINE = 64 * 1024 * 1024

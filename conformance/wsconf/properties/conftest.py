@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from ..adapters.registry import load_adapter
-from ..tree import make_tree
+from ..isolation.tree import make_tree
 
 # quick: the test command; thorough: CI or by hand (thousands of examples).
 settings.register_profile("quick", max_examples=25, deadline=None, derandomize=True,

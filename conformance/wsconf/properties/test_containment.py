@@ -16,9 +16,9 @@ import unicodedata
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from ..leaks import leaks
-from ..sizes import clipped
-from ..tree import run_dir
+from ..isolation.leaks import leaks
+from ..isolation.sizes import clipped
+from ..isolation.tree import run_dir
 from .conftest import FUZZ, FUZZ_PATHS
 from .strategies import plain_segment, unicode_segment
 

@@ -8,8 +8,8 @@ import pytest
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from ..adapters.registry import load_adapter
-from ..resources import data_path
-from ..tree import make_tree
+from ..isolation.tree import make_tree
+from ..spec.resources import data_path
 
 REPO_FIXTURE = data_path("fixtures/repo")
 

@@ -1,0 +1,43 @@
+"""The `wsconf` command: one module per group of subcommands, each adding its parsers (`register`).
+
+    run.py       run, properties, snapshots, smoke     against an implementation
+    port.py      init, bridge, expectations            a port's set-up and known failures
+    spec.py      list, show, coverage, lint, export    the spec without reading YAML
+    reports.py   report, compare                       tables and differences from runs
+    releases.py  matrix, changelog, site               across @mastra/core releases
+
+The top of the house: it may import every other room, and none imports it.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import port, releases, reports, run, spec
+
+GROUPS = (run, port, spec, reports, releases)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="wsconf", description="Conformance suite for the Mastra workspace tools")
+    p.add_argument("--spec", default=None, help="spec directory (default: the bundled spec, or the checkout's spec/)")
+    p.add_argument("--config", default=None,
+                   help="a wsconf.toml or pyproject.toml with [tool.wsconf] (default: found from the current folder up)")
+    sub = p.add_subparsers(dest="command", required=True)
+    for group in GROUPS:
+        group.register(sub)
+    return p
+
+
+def main(argv=None) -> int:
+    from ..session.config import ConfigError, find_config, load_config
+    args = build_parser().parse_args(argv)
+    reads_config = getattr(args, "reads_config", False)  # run and expectations find the port's config
+    path = Path(args.config) if args.config else (find_config() if reads_config else None)
+    try:
+        args.config = load_config(path) if path else None
+    except (ConfigError, OSError) as exc:
+        print(f"wsconf: bad config: {exc}", file=sys.stderr)
+        return 2
+    return args.func(args)

@@ -1,0 +1,6 @@
+"""`python -m wsconf.cli`, as the `wsconf` command."""
+import sys
+
+from . import main
+
+sys.exit(main())

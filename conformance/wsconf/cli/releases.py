@@ -1,0 +1,148 @@
+"""`wsconf matrix`, `changelog` and `site`: the suite across @mastra/core releases."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .common import read_ids_file, spec_of
+
+
+def _matrix_inputs(args):
+    """The results across releases: a matrix folder, or results files (one per release)."""
+    from ..adapters.release_install import stable_releases
+    from ..releases.history import load_matrix
+    from ..results.records import load_results
+    from ..spec.versions import key
+    if args.results:
+        matrix = {}
+        for path in args.results:
+            results = load_results(path)
+            matrix[results.core_version or results.version] = results
+        matrix = dict(sorted(matrix.items(), key=lambda item: key(item[0])))
+        wanted = list(matrix)
+    else:
+        matrix = load_matrix(args.matrix)
+        wanted = stable_releases(args.first, args.last) if args.all_releases else list(matrix)
+    return matrix, [v for v in wanted if v not in matrix]
+
+
+def cmd_changelog(args) -> int:
+    from ..releases.changelog import render
+    matrix, not_run = _matrix_inputs(args)
+    if len(matrix) < 2:
+        print("wsconf changelog: results of at least two releases are needed", file=sys.stderr)
+        return 2
+    text = render(matrix, spec_of(args), not_run)
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {args.output} ({len(matrix)} releases, {len(not_run)} not run)", file=sys.stderr)
+    return 0
+
+
+def _version_key(version: str):
+    from ..spec.versions import key
+    return key(version)
+
+
+def cmd_site(args) -> int:
+    from ..reports.site import write_site
+    matrix, not_run = _matrix_inputs(args)
+    if not matrix:
+        print("wsconf site: no results", file=sys.stderr)
+        return 2
+    changes = Path(args.changes).read_text(encoding="utf-8") if args.changes else None
+    pages = write_site(args.output, matrix, spec_of(args), not_run, changes)
+    print(f"wrote {len(pages)} pages to {args.output} (open {Path(args.output) / 'index.html'})", file=sys.stderr)
+    return 0
+
+
+def cmd_matrix(args) -> int:
+    from ..adapters.release_install import stable_releases
+    from ..releases.matrix import run_matrix
+    from ..releases.ranges import case_ranges, write_versions
+    spec = spec_of(args)
+    only = None
+    if args.ids:
+        only = read_ids_file(args.ids, spec)
+        if only is None:
+            return 2
+    if args.action == "run":
+        versions = args.releases.split(",") if args.releases else stable_releases(args.first, args.last)
+        run_matrix(Path(args.matrix), versions, args.workers, args.installers, parallel=args.parallel,
+                   log=lambda m: print(m, file=sys.stderr, flush=True), spec=spec,
+                   rerun_bridge=args.rerun_bridge, full=args.full, only=only)
+        return 0
+    matrix, not_run = _matrix_inputs(args)
+    ranges = case_ranges(spec, matrix, sorted(set(matrix) | set(not_run), key=_version_key))
+    if args.action == "ranges":
+        for case in spec.cases:
+            if ranges.get(case.id) != case.versions:
+                print(f"{case.id}: {case.versions or '(all)'} -> {ranges.get(case.id) or '(all)'}")
+        if args.write:
+            changed = write_versions(spec, ranges)
+            print(f"rewrote `versions` in {len(changed)} file(s)", file=sys.stderr)
+        if not_run:
+            print(f"not run: {', '.join(not_run)}", file=sys.stderr)
+        return 0
+    if args.action == "check":
+        from ..releases.ranges import check
+        counts, unexpected = check(spec, matrix, only=only)
+        print("| release | passed | not applicable | xfail | unsupported | failed |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for version, row in counts.items():
+            bad = row["failed"] + row["xpass"] + row["error"] + row["not run"]
+            print(f"| {version} | {row['passed']} | {row['not_applicable']} | {row['xfail']} | {row['unsupported']} | {bad} |")
+        for version, lines in unexpected.items():
+            for line in lines:
+                print(f"{version}: {line}", file=sys.stderr)
+        if not_run:
+            print(f"not run: {', '.join(not_run)}", file=sys.stderr)
+        return 1 if unexpected or not_run else 0
+    return 2
+
+
+def _matrix_options(parser):
+    from ..adapters.release_install import FIRST, LAST
+    from ..releases.matrix import default_folder
+    parser.add_argument("--matrix", default=str(default_folder()), help="the matrix folder (default %(default)s)")
+    parser.add_argument("--results", nargs="*", default=None,
+                        help="results files, one per release, instead of a matrix folder")
+    parser.add_argument("--first", default=FIRST, help="the oldest release (default %(default)s)")
+    parser.add_argument("--last", default=LAST, help="the newest release (default %(default)s)")
+    parser.add_argument("--all-releases", action="store_true",
+                        help="name every stable release from --first to --last the folder has no results for")
+
+
+def register(sub) -> None:
+    chg = sub.add_parser("changelog", help="BEHAVIOUR-CHANGES.md from results across @mastra/core releases")
+    _matrix_options(chg)
+    chg.add_argument("-o", "--output", default="-", help="file to write (default: stdout)")
+    chg.set_defaults(func=cmd_changelog)
+
+    site = sub.add_parser("site", help="the report site: version matrix, case histories, claims and errata, diffs")
+    _matrix_options(site)
+    site.add_argument("-o", "--output", default="report/site", help="folder to write (default %(default)s)")
+    site.add_argument("--changes", default=None, help="BEHAVIOUR-CHANGES.md to show on the site")
+    site.set_defaults(func=cmd_site)
+
+    mat = sub.add_parser("matrix", help="run the suite on every stable @mastra/core release, or take the cases' ranges from it")
+    mat.add_argument("action", choices=["run", "ranges", "check"],
+                     help="run: install and run each release (resumable, per case); ranges: each case's `versions` from "
+                          "the results; check: per release, the outcomes a plain run would have with the ranges and "
+                          "expectations applied (the failed column counts failed, error, xpass and not run; exit 1 if any)")
+    _matrix_options(mat)
+    mat.add_argument("--releases", default=None, help="run: comma-separated releases (default: every stable one)")
+    mat.add_argument("-n", "--workers", default="2", help="run: pytest-xdist workers per release")
+    mat.add_argument("--installers", type=int, default=2, help="run: installs at once")
+    mat.add_argument("--parallel", type=int, default=1, help="run: releases run at once")
+    mat.add_argument("--rerun-bridge", action="store_true",
+                     help="run: also rerun the cases whose results came through another bridge (after a change to an existing op)")
+    mat.add_argument("--full", action="store_true",
+                     help="run: rerun every case on every release (after a change to how wsconf judges outputs)")
+    mat.add_argument("--write", action="store_true", help="ranges: write them into the case files")
+    mat.add_argument("--ids", default=None, metavar="FILE",
+                     help="run, check: only the cases whose ids FILE lists, one a line (ranges keeps the `versions` "
+                          "of cases the matrix has no result for)")
+    mat.set_defaults(func=cmd_matrix)

@@ -1,0 +1,65 @@
+"""`wsconf report` and `compare`: tables and differences from runs."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def cmd_report(args) -> int:
+    from ..reports.table import (
+        CONFORMANCE_HEADER,
+        by_tool_table,
+        conformance_row,
+        merged_runs,
+    )
+    rows = [CONFORMANCE_HEADER]
+    runs = []
+    for label, records in merged_runs(args.results):  # a label given again adds a shard's results
+        runs.append((label, records))
+        from ..session import expectations
+        implementation = next((r.get("implementation") for r in records if r.get("implementation")), label)
+        slug = expectations.slug(implementation)
+        link = f"[{slug}.yaml](conformance/expectations/{slug}.yaml)"
+        rows.append(conformance_row(label, records, link))
+        if args.by_tool:
+            print(f"\n### {label}\n\n{by_tool_table(records)}")
+    table = "\n".join(rows)
+    if args.html:
+        from ..reports.html import render
+        Path(args.html).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.html).write_text(render(runs), encoding="utf-8")
+        print(f"wrote {args.html}", file=sys.stderr)
+    if args.readme:
+        readme = Path(args.readme)
+        text = readme.read_text(encoding="utf-8")
+        start, end = "<!-- conformance:start -->", "<!-- conformance:end -->"
+        if start not in text or end not in text:
+            print(f"{readme} has no {start} ... {end} markers", file=sys.stderr)
+            return 1
+        before, rest = text.split(start, 1)
+        after = rest.split(end, 1)[1]
+        readme.write_text(f"{before}{start}\n{table}\n{end}{after}", encoding="utf-8")
+        print(f"updated the conformance table in {readme}", file=sys.stderr)
+    print(table)
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from ..reports.compare import compare
+    tools = set(args.tool or [])
+    return compare(args.a, args.b, (lambda c: c.tool in tools) if tools else None)
+
+
+def register(sub) -> None:
+    rep = sub.add_parser("report", help="Markdown conformance table from results files (LABEL=path.jsonl ...)")
+    rep.add_argument("results", nargs="+")
+    rep.add_argument("--by-tool", action="store_true", help="also a table per implementation by tool")
+    rep.add_argument("--html", default=None, help="also write a static HTML page here")
+    rep.add_argument("--readme", default=None, help="replace the table between the conformance markers in this file")
+    rep.set_defaults(func=cmd_report)
+
+    cmp_ = sub.add_parser("compare", help="list every case whose outputs differ between two implementations or saved results")
+    cmp_.add_argument("a", help="an adapter (reference, mastra, mastra@1.65.0, cmd:...) or a results file (.jsonl)")
+    cmp_.add_argument("b", help="the same, for the other side")
+    cmp_.add_argument("--tool", action="append", help="only this tool family (repeatable)")
+    cmp_.set_defaults(func=cmd_compare)

@@ -1,0 +1,142 @@
+"""`wsconf run`, `properties`, `snapshots` and `smoke`: the suite and its checks against an implementation."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..spec.loader import DEFAULT_SPEC_DIR
+from .common import configured
+
+
+def cmd_run(args) -> int:
+    import pytest
+    spec_root = Path(args.spec or DEFAULT_SPEC_DIR)
+    if args.config:
+        print(f"wsconf: config {args.config.path}", file=sys.stderr)
+    adapter = configured(args, "adapter", "reference")
+    # The cases use no hypothesis: its pytest plugin would import the whole library at the end.
+    argv = [str(spec_root / "cases"), "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "--wsconf-adapter", adapter,
+            "--wsconf-timeout", str(configured(args, "timeout", 30.0)), "-q", "-rfE",
+            "-W", "ignore::pytest.PytestAssertRewriteWarning"]  # wsconf is imported before pytest starts
+    args.workers = configured(args, "workers")
+    args.results = configured(args, "results")
+    args.junitxml = configured(args, "junitxml")
+    expectations_dir = configured(args, "expectations")
+    if expectations_dir:
+        argv += ["--wsconf-expectations", str(expectations_dir)]
+    tools = args.tools.split(",") if args.tools else configured(args, "tools")
+    if tools:
+        argv += ["--wsconf-tools", ",".join(tools)]
+    if args.workers:
+        argv += ["-n", str(args.workers)]
+    if args.k:
+        argv += ["-k", args.k]
+    for tool in args.tool or []:
+        argv += ["--wsconf-tool", tool]
+    for tag in args.tag or []:
+        argv += ["--wsconf-tag", tag]
+    for claim in args.claim or []:
+        argv += ["--wsconf-claim", claim]
+    if args.ids:
+        argv += ["--wsconf-ids", args.ids]
+    if args.results:
+        argv += ["--wsconf-results", args.results]
+    if args.junitxml:
+        argv += ["--junitxml", args.junitxml]
+    if args.x:
+        argv.append("-x")
+    if args.no_expectations:
+        argv.append("--wsconf-no-expectations")
+    if args.hermetic:
+        argv.append("--wsconf-hermetic")
+    if args.max_line:
+        argv += ["--wsconf-max-line", args.max_line]
+    if args.all_versions:
+        argv.append("--wsconf-all-versions")
+    argv += args.pytest_args or []
+    return int(pytest.main(argv))
+
+
+def cmd_properties(args) -> int:
+    import os
+
+    import pytest
+    os.environ["WSCONF_PROFILE"] = args.profile
+    if args.fuzz_paths:
+        os.environ["WSCONF_FUZZ_PATHS"] = str(args.fuzz_paths)
+    argv = ["--pyargs", "wsconf.properties", "-p", "no:cacheprovider", "-q", "--wsconf-adapter", args.adapter,
+            "--wsconf-timeout", str(args.timeout)]
+    if args.compare:
+        argv += ["--wsconf-compare", args.compare]
+    if args.workers:
+        argv += ["-n", str(args.workers)]
+    return int(pytest.main(argv + (args.pytest_args or [])))
+
+
+def cmd_snapshots(args) -> int:
+    import pytest
+    if args.update and args.adapter not in ("reference", "wsref"):
+        print("snapshots are generated from the reference only; drop --update or use --adapter reference",
+              file=sys.stderr)
+        return 2
+    argv = ["--pyargs", "wsconf.snapshots", "-p", "no:cacheprovider", "-q", "--wsconf-adapter", args.adapter]
+    return int(pytest.main(argv + (["--snapshot-update"] if args.update else [])))
+
+
+def cmd_smoke(args) -> int:
+    from ..port.smoke import smoke
+    return smoke(args.adapter, args.timeout)
+
+
+def register(sub) -> None:
+    run = sub.add_parser("run", help="run the suite against an implementation and print a summary by tool")
+    run.add_argument("--adapter", default=None,
+                     help="reference (default), mastra, mastra-s3, mastra-gcs, reference-protocol, cmd:<command>, module:Class")
+    run.add_argument("-n", "--workers", default=None, help="parallel workers (pytest-xdist), e.g. 2 or auto")
+    run.add_argument("--expectations", default=None,
+                     help="folder of expectations files <implementation>[@<version>].yaml (default: the bundled "
+                          "conformance/expectations); the versioned file wins over the plain one")
+    run.add_argument("--tools", default=None,
+                     help="comma-separated tools the implementation has (read_file,write_file); cases calling "
+                          "others are unsupported (default: what it declares in hello, else all)")
+    run.add_argument("-k", default=None, help="pytest -k expression over case ids and tags")
+    run.add_argument("--tool", action="append", help="only this tool family (repeatable)")
+    run.add_argument("--tag", action="append", help="only cases with this tag (repeatable)")
+    run.add_argument("--claim", action="append", help="only cases checking this claim (repeatable)")
+    run.add_argument("--ids", default=None, metavar="FILE",
+                     help="only the cases whose ids FILE lists, one a line (`wsconf matrix run` reruns the stale ones so)")
+    run.add_argument("--results", default=None, help="write one JSON object per case to this file")
+    run.add_argument("--junitxml", default=None, help="write JUnit XML for CI")
+    run.add_argument("--timeout", type=float, default=None, help="seconds per adapter call (default 30)")
+    run.add_argument("--no-expectations", action="store_true", help="ignore the expectations file")
+    run.add_argument("--all-versions", action="store_true",
+                     help="run every case whatever its `versions` say (how `make matrix` measures the ranges)")
+    run.add_argument("-x", action="store_true", help="stop at the first failure")
+    run.add_argument("--hermetic", action="store_true",
+                     help="run the implementation under bwrap: everything outside the case folders read-only")
+    run.add_argument("--max-line", default=None, help="largest response line the implementation may send (default 64MB)")
+    run.add_argument("pytest_args", nargs="*", help="further pytest arguments (after --)")
+    run.set_defaults(func=cmd_run, reads_config=True)
+
+    props = sub.add_parser("properties", help="the property tests (hypothesis) against an implementation")
+    props.add_argument("--adapter", default="reference")
+    props.add_argument("--compare", default=None, help="differential mode: a second implementation")
+    props.add_argument("--profile", default="quick", choices=["quick", "thorough"],
+                       help="quick (25 examples per property, for the test command) or thorough (2000)")
+    props.add_argument("--fuzz-paths", type=int, default=None,
+                       help="paths the containment fuzzer tries (default 100 quick, 2000 thorough; CI: 10000)")
+    props.add_argument("-n", "--workers", default=None)
+    props.add_argument("--timeout", type=float, default=30.0)
+    props.add_argument("pytest_args", nargs="*")
+    props.set_defaults(func=cmd_properties)
+
+    snaps = sub.add_parser("snapshots", help="check an implementation against the committed snapshots (fixtures/repo)")
+    snaps.add_argument("--adapter", default="reference")
+    snaps.add_argument("--update", action="store_true",
+                       help="regenerate from the reference (only when the spec changed; review the diff)")
+    snaps.set_defaults(func=cmd_snapshots)
+
+    sm = sub.add_parser("smoke", help="check a new adapter: handshake, tool list and a few cases, explained")
+    sm.add_argument("adapter")
+    sm.add_argument("--timeout", type=float, default=30.0)
+    sm.set_defaults(func=cmd_smoke)

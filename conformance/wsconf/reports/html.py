@@ -1,0 +1,76 @@
+"""A static HTML page from result files: a matrix of tools by implementation, and every case that
+did not pass with its claims, expected and actual output, and a diff."""
+from __future__ import annotations
+
+import html
+import json
+from collections import Counter
+
+from ..judge.render import describe, diff
+from ..spec.loader import load_spec
+
+STYLE = """
+body{font:14px/1.45 system-ui,sans-serif;margin:2em;max-width:1200px;color:#222}
+table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:right}
+th:first-child,td:first-child{text-align:left}.ok{background:#e6f4ea}.bad{background:#fde7e9}.x{background:#fff4d6}
+pre{background:#f6f8fa;padding:.6em;overflow:auto;white-space:pre-wrap}details{margin:.4em 0}
+summary{cursor:pointer}.quote{color:#555;font-style:italic}.tag{font-size:12px;color:#666}
+"""
+
+
+def _cell(c: Counter) -> str:
+    total = sum(c.values()) - c["not_applicable"]
+    bad = c["failed"] + c["error"] + c["xpass"]
+    cls = "bad" if bad else ("x" if c["xfail"] else "ok")
+    parts = [f"{c['passed']}/{total}"]
+    if bad:
+        parts.append(f"{bad} failed")
+    if c["xfail"]:
+        parts.append(f"{c['xfail']} xfail")
+    if c["unsupported"]:
+        parts.append(f"{c['unsupported']} unsupported")
+    if c["not_applicable"]:
+        parts.append(f"{c['not_applicable']} not applicable")
+    return f'<td class="{cls}">{" · ".join(parts)}</td>'
+
+
+def render(runs: list[tuple[str, list[dict]]]) -> str:
+    spec = load_spec()
+    tools = sorted({r["tool"] for _, records in runs for r in records})
+    out = ["<!doctype html><meta charset=utf-8><title>wsconf conformance report</title>",
+           f"<style>{STYLE}</style><h1>wsconf conformance report</h1>",
+           "<p>Each cell: passed / cases, then failures, expected failures (xfail) and unsupported cases.</p>",
+           "<table><tr><th>tool</th>" + "".join(f"<th>{html.escape(label)}</th>" for label, _ in runs) + "</tr>"]
+    for tool in tools + ["all"]:
+        row = [f"<td>{html.escape(tool)}</td>"]
+        for _, records in runs:
+            row.append(_cell(Counter(r["outcome"] for r in records if tool == "all" or r["tool"] == tool)))
+        out.append("<tr>" + "".join(row) + "</tr>")
+    out.append("</table>")
+    for label, records in runs:
+        problems = [r for r in records if r["outcome"] not in ("passed", "unsupported", "not_applicable")]
+        out.append(f"<h2>{html.escape(label)}: {len(problems)} case(s) not passing</h2>")
+        for r in problems:
+            out.append(_case(r, spec))
+    return "\n".join(out)
+
+
+def _case(record: dict, spec) -> str:
+    case = spec.cases_by_id.get(record["id"])
+    title = html.escape(case.title) if case else ""
+    claims = "".join(
+        f'<li><code>{html.escape(cid)}</code> <span class="quote">“{html.escape(spec.claims[cid].quote)}”</span></li>'
+        for cid in record.get("claims", []) if cid in spec.claims)
+    body = [f"<details><summary><b>{html.escape(record['id'])}</b> [{record['outcome']}] {title}</summary>",
+            f"<ul>{claims}</ul>"]
+    if record.get("message"):
+        body.append(f"<pre>{html.escape(record['message'])}</pre>")
+    for step in record.get("steps", []):
+        expected, actual = step.get("expected"), step.get("actual")
+        body.append(f"<p>step <code>{html.escape(step['call'])}</code> with "
+                    f"<code>{html.escape(json.dumps(step.get('args'), ensure_ascii=False))}</code></p>")
+        body.append(f"<p>expected</p><pre>{html.escape(describe(expected))}</pre>")
+        body.append(f"<p>actual</p><pre>{html.escape(describe(actual))}</pre>")
+        body.append(f"<p>diff</p><pre>{html.escape(diff(expected, actual))}</pre>")
+    body.append("</details>")
+    return "\n".join(body)

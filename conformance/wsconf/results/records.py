@@ -1,0 +1,113 @@
+"""Saved results read back: a results file (`wsconf run --results`) starts with {"run": {...}}
+(implementation, version, dependencies ...) and holds one record per case; and a record's outputs
+made comparable across runs (the temporary folders, times and pids named, not compared)."""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..spec.versions import key
+
+MATCHES = "passed"  # the one raw outcome that means "behaves as the pinned expectation"
+
+
+@dataclass
+class Results:
+    path: Path
+    run: dict | None
+    records: dict[str, dict] = field(default_factory=dict)
+
+    @property
+    def implementation(self) -> str:
+        if self.run:
+            return self.run.get("implementation") or "?"
+        return next((r.get("implementation") or "?" for r in self.records.values()), "?")
+
+    @property
+    def version(self) -> str:
+        if self.run:
+            return str(self.run.get("version") or "?")
+        return next((str(r.get("version") or "?") for r in self.records.values()), "?")
+
+    @property
+    def label(self) -> str:
+        return f"{self.implementation}@{self.version}"
+
+    @property
+    def core_version(self) -> str | None:
+        """The @mastra/core release these results judged (its own version, or the one a provider ran on)."""
+        if self.implementation == "@mastra/core":
+            return self.version
+        return ((self.run or {}).get("dependencies") or {}).get("@mastra/core")
+
+
+def load_results(path: str | Path) -> Results:
+    path = Path(path)
+    run, records = None, {}
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            item = json.loads(line)
+            if "run" in item and "id" not in item:
+                run = item["run"]
+            else:
+                records[item["id"]] = item
+    return Results(path, run, records)
+
+
+def is_results_file(text: str) -> bool:
+    return text.endswith((".jsonl", ".json")) and Path(text).is_file()
+
+
+# -- comparable outputs ---------------------------------------------------------------------------
+
+# A case's folders sit in a run folder in TMPDIR (…/wsconf-run-X/wsconf-Y/root), wherever TMPDIR is.
+_TMP = re.compile(r"/(?:[^/\"\\\s]+/)*?wsconf-[^/\"\\\s]+/(root|outside|home)(?![^/\"\\\s])")
+_TMP_BASE = re.compile(r"/(?:[^/\"\\\s]+/)*wsconf-[^/\"\\\s]+")
+_ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
+_TOOL_CALL = re.compile(r"\b(call|tool-call|toolCall)[-_]?\d+\b")
+_PID = re.compile(r"\b(PID:? ?|pid[\"']?: ?[\"']?)\d+")
+
+
+def _normal_text(text: str) -> str:
+    text = _TMP.sub(r"{{\1}}", text)
+    text = _TMP_BASE.sub("{{base}}", text)
+    text = _ISO.sub("{{iso_time}}", text)
+    text = _TOOL_CALL.sub(r"\1-{{n}}", text)
+    return _PID.sub(r"\1{{pid}}", text)
+
+
+def normalise(value, _key: str | None = None):
+    """A step's output with what varies by construction replaced by a name: the case's temporary
+    folders, ISO times, process ids (in text, and a number under a `pid` key), tool-call counters.
+    Two runs of one release compare equal."""
+    if isinstance(value, str):
+        return _normal_text(value)
+    if isinstance(value, dict):
+        return {_normal_text(k): normalise(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [normalise(v) for v in value]
+    if _key in ("pid", "toolCallId") and isinstance(value, int) and not isinstance(value, bool):
+        return "{{" + ("pid" if _key == "pid" else "n") + "}}"
+    return value
+
+
+def outputs(record: dict | None) -> list[dict]:
+    """What the implementation answered, step by step, made comparable."""
+    if not record:
+        return []
+    return [{"step": s.get("id"), "actual": normalise(s.get("actual"))} for s in record.get("steps") or []]
+
+
+def shown(value) -> str:
+    """One output as a reader wants it: the text itself for a text result, else compact JSON."""
+    if isinstance(value, dict):
+        for kind in ("text", "error"):
+            if kind in value and isinstance(value[kind], str) and len(value) <= 3:
+                return value[kind]
+        if value.get("kind") in ("text",) and isinstance(value.get("value"), str):
+            return value["value"]
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)

@@ -1,0 +1,50 @@
+"""Known failures per implementation, kept beside the spec (like WPT's metadata files).
+
+conformance/expectations/<implementation>.yaml:
+    implementation: "@mastra/core"
+    failures:
+      read_file.some.case: "the page documents X; 1.71.0 returns Y"
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from ..spec.resources import data_path
+
+EXPECTATIONS_DIR = data_path("expectations")
+
+
+def slug(implementation: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", implementation.lower()).strip("-")
+
+
+def path_for(implementation: str, directory: Path | None = None) -> Path:
+    return Path(directory or EXPECTATIONS_DIR) / f"{slug(implementation)}.yaml"
+
+
+def resolve(implementation: str, directory: Path | None = None, version: str | None = None) -> Path | None:
+    """The file in force: <implementation>@<version>.yaml when there is one, else <implementation>.yaml."""
+    folder = Path(directory or EXPECTATIONS_DIR)
+    candidates = ([folder / f"{slug(implementation)}@{version}.yaml"] if version else []) + [path_for(implementation, folder)]
+    return next((p for p in candidates if p.exists()), None)
+
+
+def load(implementation: str, directory: Path | None = None, version: str | None = None) -> dict[str, str]:
+    path = resolve(implementation, directory, version)
+    if path is None:
+        return {}
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return dict(data.get("failures") or {})
+
+
+def write(implementation: str, failures: dict[str, str], directory: Path | None = None) -> Path:
+    path = path_for(implementation, directory)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body = {"implementation": implementation, "failures": dict(sorted(failures.items()))}
+    header = ("# Cases this implementation is known to fail, each with the reason.\n"
+              "# An unexpected pass, or an entry naming a case that no longer exists, fails the run.\n")
+    path.write_text(header + yaml.safe_dump(body, sort_keys=False, allow_unicode=True, width=100), encoding="utf-8")
+    return path

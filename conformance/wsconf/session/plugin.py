@@ -1,0 +1,482 @@
+"""pytest plugin: every spec case becomes a test item whose id is the case id.
+
+Loaded through the `pytest11` entry point, so `pytest spec/cases` runs the suite and -k, -x,
+--junitxml and -n (xdist) work as usual. Results for reports travel in user_properties so they
+reach the controller under xdist too.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+
+from ..adapters.base import AdapterFault
+from ..adapters.registry import load_adapter
+from ..adapters.subprocess import DEFAULT_MAX_LINE
+from ..isolation import reaper, sizes
+from ..judge.render import surrogates_escaped, visible
+from ..judge.runner import ERROR, FAILED, NOT_APPLICABLE, PASSED, UNSUPPORTED, run_case
+from ..results.journal import Journal
+from ..spec.loader import load_spec
+from ..spec.tool_names import tool_id
+from . import expectations
+from .header import describe_run, header_lines
+
+XFAIL, XPASS = "xfail", "xpass"
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("wsconf", "wsconf conformance suite")
+    group.addoption("--wsconf-adapter", default="reference",
+                    help="implementation under test: reference, mastra, cmd:<command>, module:Class, or an entry-point name")
+    group.addoption("--wsconf-timeout", type=float, default=30.0, help="seconds per adapter call (default 30)")
+    group.addoption("--wsconf-results", default=None, help="write one JSON object per case to this file")
+    group.addoption("--wsconf-expectations", default=None,
+                    help="folder of expectations files (default: conformance/expectations)")
+    group.addoption("--wsconf-no-expectations", action="store_true",
+                    help="ignore the implementation's expectations file (every failure counts)")
+    group.addoption("--wsconf-all-versions", action="store_true",
+                    help="run every case whatever its `versions` say (the release matrix measures them so)")
+    group.addoption("--wsconf-compare", default=None,
+                    help="property tests: a second implementation to run the same generated inputs against")
+    group.addoption("--wsconf-claim", action="append", default=[], help="only cases checking this claim id (repeatable)")
+    group.addoption("--wsconf-tag", action="append", default=[], help="only cases with this tag (repeatable)")
+    group.addoption("--wsconf-tool", action="append", default=[], help="only cases of this tool family or calling this tool (repeatable)")
+    group.addoption("--wsconf-ids", default=None,
+                    help="only the cases whose ids this file lists, one a line (how `wsconf matrix run` reruns the stale ones)")
+    group.addoption("--wsconf-tools", default=None,
+                    help="comma-separated tools the implementation has, e.g. read_file,write_file; cases calling "
+                         "any other are unsupported (default: what its hello declares, else all)")
+    group.addoption("--wsconf-max-line", type=size, default=DEFAULT_MAX_LINE,
+                    help="largest response line an implementation may send, e.g. 64MB (the default): a longer one is a fault")
+    group.addoption("--wsconf-hermetic", action="store_true",
+                    help="run the implementation under bwrap, everything outside the case folders read-only")
+
+
+def read_ids(path, spec) -> frozenset[str]:
+    """The case ids a file lists, one a line (blank lines and # comments skipped); an id the spec
+    lacks is a usage error naming the file and line."""
+    known = {case.id for case in spec.cases}
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise pytest.UsageError(f"--wsconf-ids {path}: {exc.strerror}") from None
+    wanted = set()
+    for number, line in enumerate(lines, 1):
+        case_id = line.strip()
+        if not case_id or case_id.startswith("#"):
+            continue
+        if case_id not in known:
+            raise pytest.UsageError(f"{path}:{number}: {case_id!r} is not a case id of {spec.root}")
+        wanted.add(case_id)
+    return frozenset(wanted)
+
+
+def size(text) -> int:
+    """4096, 64MB, 300M, 1GiB: bytes."""
+    found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMG]?)(?:I?B)?\s*", str(text), re.IGNORECASE)
+    if not found:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 64MB)")
+    return int(float(found.group(1)) * {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}[found.group(2).upper()])
+
+
+def isolation(config) -> str:
+    if config.getoption("wsconf_hermetic"):
+        where = "bwrap" if shutil.which("bwrap") else "bwrap, which is not installed: no case can run"
+        return f"hermetic ({where}): the implementation can write only in the case folders"
+    return "watched: writes outside the root are found afterwards, not prevented (--wsconf-hermetic prevents them)"
+
+
+class WsconfState:
+    """Per-process state: the loaded spec and the adapter (created on first use)."""
+
+    def __init__(self, config):
+        self.config = config
+        self.spec = None
+        self._adapter = None
+        self.adapter_error = None
+        self._expected = None
+        self.results: list[dict] = []
+
+    def load(self, spec_root: Path):
+        if self.spec is None or self.spec.root != spec_root:
+            self.spec = load_spec(spec_root)
+        return self.spec
+
+    def ids(self, spec) -> frozenset[str] | None:
+        """The case ids `--wsconf-ids` lists (None: no such option)."""
+        path = self.config.getoption("wsconf_ids")
+        if path is None:
+            return None
+        if getattr(self, "_ids", None) is None:
+            self._ids = read_ids(path, spec)
+        return self._ids
+
+    @property
+    def adapter(self):
+        if self._adapter is None and self.adapter_error is None:
+            try:
+                self._adapter = load_adapter(self.config.getoption("wsconf_adapter"),
+                                             self.config.getoption("wsconf_timeout"),
+                                             max_line=self.config.getoption("wsconf_max_line"),
+                                             hermetic=self.config.getoption("wsconf_hermetic"))
+            except (AdapterFault, ValueError, ImportError, AttributeError) as exc:
+                self.adapter_error = f"could not start adapter {self.config.getoption('wsconf_adapter')!r}: {exc}"
+        if self.adapter_error:
+            raise AdapterFault(self.adapter_error)
+        return self._adapter
+
+    def implemented(self) -> tuple[frozenset[str] | None, str]:
+        """The tool ids the implementation has, and where that came from."""
+        option = self.config.getoption("wsconf_tools")
+        if option:
+            return frozenset(tool_id(t.strip()) for t in option.split(",") if t.strip()), "from the configuration"
+        if self.adapter.tools is not None:
+            return self.adapter.tools, "declared by the implementation"
+        return None, ""
+
+    def expectations_file(self) -> Path | None:
+        if self.config.getoption("wsconf_no_expectations"):
+            return None
+        return expectations.resolve(self.adapter.name, self.config.getoption("wsconf_expectations"),
+                                    self.adapter.version)
+
+    def expected_failures(self) -> dict[str, str]:
+        if self.config.getoption("wsconf_no_expectations"):
+            return {}
+        if self._expected is None:  # read once per process, not once per case
+            self._expected = expectations.load(self.adapter.name, self.config.getoption("wsconf_expectations"),
+                                               self.adapter.version)
+        return self._expected
+
+    def describe(self, spec_root: Path) -> dict:
+        implemented, source = self.implemented()
+        return {**describe_run(self.adapter, self.config.getoption("wsconf_adapter"), implemented, source,
+                               self.expectations_file(), len(self.expected_failures()), spec_root),
+                "isolation": isolation(self.config)}
+
+    def close(self):
+        if self._adapter is not None:
+            self._adapter.close()
+
+
+def pytest_configure(config):
+    global _journal
+    # The cases pin new files' modes as Node makes them under the usual umask 022 (644, 755); set it
+    # here, before any implementation starts, so a runner with umask 002 or 077 judges the same.
+    os.umask(0o022)
+    config.stash[STATE] = WsconfState(config)
+    config.addinivalue_line("markers", "wsconf: a conformance case from spec/cases")
+    results = config.getoption("wsconf_results")
+    sizes.set_output_dir(f"{results}.outputs" if results else None)
+    if config.getoption("wsconf_ids") is not None and not hasattr(config, "workerinput"):
+        for root in _spec_roots_in_args(config):  # checked once, before collection
+            read_ids(config.getoption("wsconf_ids"), config.stash[STATE].load(root))
+    if not hasattr(config, "workerinput"):
+        _results.clear()  # pytest.main may run more than once in one process
+        _journal = Journal(results, getattr(config.option, "xmlpath", None))
+    # A CI timeout's SIGTERM ends the run like Ctrl-C: results kept, adapter and its processes stopped.
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        try:
+            signal.signal(signal.SIGTERM, _interrupt)
+        except ValueError:
+            pass  # not the main thread
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+STATE = pytest.StashKey[WsconfState]()
+_journal: Journal | None = None   # on the controller: results written as each case finishes
+
+
+def _spec_roots_in_args(config) -> list[Path]:
+    """The spec folders the command line runs cases from (none for the project's own tests)."""
+    roots = []
+    for arg in config.args:
+        path = Path(str(arg).split("::")[0]).resolve()
+        for candidate in (path, *path.parents):
+            if (candidate / "claims.yaml").is_file() and (candidate / "cases").is_dir():
+                roots.append(candidate)
+                break
+    return roots
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    """Before any case (and before xdist starts its workers): start the implementation once, say what
+    is judged, and end the run here, once, when it cannot start."""
+    config = session.config
+    roots = _spec_roots_in_args(config)
+    if hasattr(config, "workerinput") or not roots:
+        return
+    state = config.stash[STATE]
+    try:
+        run = state.describe(roots[0])
+    except AdapterFault as exc:
+        reporter = config.pluginmanager.get_plugin("terminalreporter")
+        detail = f"wsconf: the implementation cannot start, so no case was run.\n{exc}"
+        if reporter is not None:
+            reporter.write_line(detail, red=True)
+        else:
+            print(detail, file=sys.stderr)
+        pytest.exit("wsconf: the implementation cannot start (the reason is above)", returncode=3)
+    implemented, _ = state.implemented()
+    known = {t for case in state.load(roots[0]).cases for t in case.tools_called}
+    unknown = sorted(set(implemented or ()) - known)
+    if unknown:  # a typo would quietly make every case of that tool unsupported
+        raise pytest.UsageError(f"wsconf: unknown tool(s) {', '.join(unknown)} in the implemented tools; "
+                                f"the spec's tools are {', '.join(sorted(known))}")
+    config.stash[RUN] = run
+    if _journal:
+        _journal.header(run)
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.section("wsconf run", sep="-")
+        for line in header_lines(run):
+            reporter.write_line(line)
+    xml = config.stash.get(_xml_key(), None)
+    if xml is not None:
+        for key, value in run.items():
+            xml.add_global_property(f"wsconf.{key}", json.dumps(value) if not isinstance(value, str) else value)
+    if getattr(config.option, "numprocesses", None):
+        state.close()  # the workers start their own; this one only said hello
+        state._adapter = None
+
+
+def _xml_key():
+    from _pytest.junitxml import xml_key
+    return xml_key
+
+
+RUN = pytest.StashKey[dict]()
+
+
+def pytest_collection_finish(session):
+    if RUN in session.config.stash:
+        _say_selected(session.config, sum(isinstance(i, CaseItem) for i in session.items))
+
+
+def pytest_xdist_node_collection_finished(node, ids):
+    config = node.config
+    if RUN in config.stash and "selected" not in config.stash[RUN]:
+        _say_selected(config, sum(".yaml::" in i or ".yml::" in i for i in ids))
+
+
+def _say_selected(config, count: int) -> None:
+    config.stash[RUN]["selected"] = count
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"cases selected: {count}")
+
+
+def pytest_unconfigure(config):
+    state = config.stash.get(STATE, None)
+    if state:
+        state.close()
+    reaper.kill_leftovers()  # after the run, nothing the implementation started is left
+    if _journal and not hasattr(config, "workerinput"):
+        _journal.close()
+
+
+def _spec_root_for(file_path: Path) -> Path | None:
+    for parent in file_path.parents:
+        if parent.name == "cases" and (parent.parent / "claims.yaml").exists():
+            return parent.parent
+    return None
+
+
+def pytest_collect_file(file_path: Path, parent):
+    if file_path.suffix in (".yaml", ".yml"):
+        spec_root = _spec_root_for(file_path)
+        if spec_root is not None:
+            return CaseFile.from_parent(parent, path=file_path, spec_root=spec_root)
+    return None
+
+
+class CaseFile(pytest.File):
+    def __init__(self, *, spec_root: Path, **kwargs):
+        super().__init__(**kwargs)
+        self.spec_root = spec_root
+
+    def collect(self):
+        state = self.config.stash[STATE]
+        spec = state.load(self.spec_root)
+        rel = str(self.path.relative_to(self.spec_root.parent))
+        for err in spec.errors:
+            if err.file == rel or (err.file.endswith("claims.yaml") and self.path.name == _first_case_file(spec)):
+                yield SpecErrorItem.from_parent(self, name=f"spec-error:{err.file}:{err.line}", error=err)
+        claims = set(self.config.getoption("wsconf_claim"))
+        tags = set(self.config.getoption("wsconf_tag"))
+        tools = set(self.config.getoption("wsconf_tool"))
+        ids = state.ids(spec)
+        for case in spec.cases:
+            if case.file != rel:
+                continue
+            if ids is not None and case.id not in ids:
+                continue
+            if claims and not claims & set(case.claims):
+                continue
+            if tags and not tags & set(case.tags):
+                continue
+            if tools and case.tool not in tools and not tools & set(case.families):
+                continue
+            yield CaseItem.from_parent(self, name=case.id, case=case)
+
+
+def _first_case_file(spec) -> str:
+    files = sorted({c.file for c in spec.cases})
+    return Path(files[0]).name if files else ""
+
+
+class SpecErrorItem(pytest.Item):
+    def __init__(self, *, error, **kwargs):
+        super().__init__(**kwargs)
+        self.error = error
+
+    def runtest(self):
+        raise SpecProblem(str(self.error))
+
+    def repr_failure(self, excinfo):
+        return f"spec error: {self.error}"
+
+    def reportinfo(self):
+        return self.path, self.error.line - 1, f"spec error {self.error.file}:{self.error.line}"
+
+
+class SpecProblem(Exception):
+    pass
+
+
+class CaseFailure(Exception):
+    pass
+
+
+class CaseItem(pytest.Item):
+    def __init__(self, *, case, **kwargs):
+        super().__init__(**kwargs)
+        self.case = case
+        self.add_marker(pytest.mark.wsconf)
+        for tag in case.tags:
+            self.keywords[tag] = True
+        self.keywords[case.tool] = True
+
+    def runtest(self):
+        state = self.config.stash[STATE]
+        try:
+            adapter = state.adapter
+        except AdapterFault as exc:
+            self._record(ERROR, str(exc), [])
+            raise CaseFailure(str(exc)) from None
+        reason = state.expected_failures().get(self.case.id)
+        result = run_case(self.case, adapter, state.implemented()[0],
+                          all_versions=self.config.getoption("wsconf_all_versions"))
+        outcome = result.outcome
+        if outcome == NOT_APPLICABLE:  # never counted as passed or failed, nor held to the expectations
+            self._record(NOT_APPLICABLE, result.message, [], 0.0)
+            pytest.skip(result.message)
+        if outcome == UNSUPPORTED:
+            self._record(UNSUPPORTED, result.message, result.steps, result.duration)
+            pytest.skip(f"unsupported: {result.message}")
+        if reason is not None:
+            if outcome == PASSED:
+                self._record(XPASS, f"listed as an expected failure ({reason}) but passed", result.steps, result.duration)
+                raise CaseFailure(f"unexpected pass: {self.case.id} is listed in the expectations file of "
+                                  f"{adapter.name} ({reason}) but passed; remove the entry")
+            self._record(XFAIL, reason, result.steps, result.duration, detail=result.message)
+            pytest.xfail(reason)
+        self._record(outcome, result.message, result.steps, result.duration)
+        if outcome != PASSED:
+            raise CaseFailure(result.message)
+
+    def _record(self, outcome, message, steps, duration=0.0, detail=""):
+        adapter = self.config.stash[STATE]._adapter
+        record = {"id": self.case.id, "tool": self.case.tool, "tools": list(self.case.families),
+                  "claims": self.case.claims,
+                  "implementation": getattr(adapter, "name", None), "version": getattr(adapter, "version", None),
+                  "outcome": outcome, "message": message, "detail": detail, "duration": round(duration, 4),
+                  "steps": steps}
+        # ASCII escapes: results may hold lone surrogates, which cannot cross to xdist workers raw
+        self.user_properties.append(("wsconf", json.dumps(record, default=str)))
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, CaseFailure):
+            claims = ", ".join(self.case.claims)
+            # A lone surrogate (half an emoji) cannot be encoded for the terminal or an xdist worker.
+            return surrogates_escaped(f"{self.case.id} ({self.case.file}:{self.case.line}) checks {claims}\n"
+                                      f"{excinfo.value}")
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, self.case.line - 1, self.case.id
+
+
+# -- results and the summary (on the controller when running under xdist) -----------------------
+
+def pytest_runtest_logreport(report):
+    if report.when != "call" and not (report.when == "setup" and report.skipped):
+        return
+    for key, value in report.user_properties:
+        if key == "wsconf":
+            record = json.loads(value)
+            _results.append(record)
+            if _journal:
+                _journal.add(record, report.nodeid)
+
+
+_results: list[dict] = []
+
+
+def pytest_sessionfinish(session, exitstatus):
+    config = session.config
+    if hasattr(config, "workerinput"):
+        return
+    stale = _stale_expectations(session)
+    if stale:
+        config.stash[STALE] = stale
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+STALE = pytest.StashKey[list]()
+
+
+def _stale_expectations(session) -> list[str]:
+    """Entries in the expectations file naming cases that no longer exist."""
+    state = session.config.stash[STATE]
+    if state.spec is None or state._adapter is None or session.config.getoption("wsconf_no_expectations"):
+        return []
+    known = {c.id for c in state.spec.cases}
+    return sorted(set(state.expected_failures()) - known)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if hasattr(config, "workerinput") or not _results:
+        return
+    by_tool: dict[str, Counter] = defaultdict(Counter)
+    for record in _results:  # a case counts under every tool it calls
+        for family in record.get("tools") or [record["tool"]]:
+            by_tool[family][record["outcome"]] += 1
+    cols = [PASSED, FAILED, XFAIL, XPASS, UNSUPPORTED, NOT_APPLICABLE, ERROR]
+    tr = terminalreporter
+    tr.section("wsconf summary")
+    tr.write_line(f"{'tool':<22}{'cases':>7}" + "".join(f"{c.replace('_', ' '):>15}" for c in cols))
+    total = Counter(record["outcome"] for record in _results)
+    for tool in sorted(by_tool):
+        counts = by_tool[tool]
+        tr.write_line(f"{tool:<22}{sum(counts.values()):>7}" + "".join(f"{counts[c]:>15}" for c in cols))
+    tr.write_line(f"{'all':<22}{sum(total.values()):>7}" + "".join(f"{total[c]:>15}" for c in cols))
+    stale = config.stash.get(STALE, [])
+    for case_id in stale:
+        tr.write_line(f"stale expectation: {case_id} is listed but no such case exists", red=True)
+
+
+__all__ = ["visible"]
