@@ -6,6 +6,8 @@ import json
 from wsconf.cli import main
 from wsconf.spec import load_spec
 
+import yaml
+
 
 def run(capsys, *argv):
     code = main(list(argv))
@@ -77,7 +79,8 @@ def test_expectations_update_writes_into_the_ports_configured_folder(tmp_path, c
         "implementation: toy-port\nfailures:\n  read_file.output.empty_file: the reviewed reason\n")
     monkeypatch.chdir(tmp_path)
     code, out, _ = run(capsys, "expectations", "toy-port", str(results))
-    assert code == 0 and out == "read_file.output.empty_file: the reviewed reason\n"
+    assert code == 0 and out == expectations.render("toy-port", {"read_file.output.empty_file": "the reviewed reason"})
+    assert yaml.safe_load(out)["failures"] == {"read_file.output.empty_file": "the reviewed reason"}  # valid YAML
     code, _, err = run(capsys, "expectations", "toy-port", str(results), "--update")
     assert code == 0 and str(tmp_path / "mine" / "toy-port.yaml") in err
     assert expectations.load("toy-port", tmp_path / "mine") == {"read_file.output.empty_file": "the reviewed reason"}

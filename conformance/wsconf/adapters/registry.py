@@ -27,14 +27,10 @@ def load_adapter(spec: str, timeout: float = 30.0, max_line: int = DEFAULT_MAX_L
         from .release_install import release_script
         return SubprocessAdapter(["node", str(release_script(spec.partition("@")[2]))], **process)
     if spec == "mastra-s3":
-        from .s3 import (
-            S3Adapter,  # moto and boto3 are an optional extra: import them only when asked
-        )
+        from .s3 import S3Adapter  # moto and boto3 are an optional extra: import them only when asked
         return S3Adapter(**process)
     if spec == "mastra-gcs":
-        from .gcs import (
-            GcsAdapter,  # the fake-gcs-server wheel is an optional extra too
-        )
+        from .gcs import GcsAdapter  # the fake-gcs-server wheel is an optional extra too
         return GcsAdapter(**process)
     if spec.startswith("cmd:"):
         return SubprocessAdapter(shlex.split(spec[4:]), **process)

@@ -18,6 +18,7 @@ import time
 
 from ..isolation import reaper
 from ..isolation.tree import run_dir
+from ..spec.capability_aliases import expand
 from ..spec.tool_names import tool_id
 from .base import (
     Adapter,
@@ -295,7 +296,7 @@ class SubprocessAdapter(Adapter):
         self.process.own |= set(reaper.descendants(self.process.proc.pid))
         self.name = hello.get("implementation", "?")
         self.version = hello.get("version", "?")
-        self.capabilities = frozenset(hello.get("capabilities", []))
+        self.capabilities = expand(hello.get("capabilities", []))  # local_paths: the four it became
         self.protocol_version = hello.get("protocol")
         declared = hello.get("tools")
         if declared is not None:

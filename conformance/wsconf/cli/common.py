@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from ..spec.loader import load_spec
 from ..spec.resources import pages_dir
@@ -33,3 +34,11 @@ def configured(args, key: str, default=None):
         return value
     return args.config.get(key, default) if args.config else default
 
+
+def write_output(output: str, text: str, said: str) -> None:
+    """text to stdout (output "-") or into the file output, then `wrote <file><said>` on stderr."""
+    if output == "-":
+        sys.stdout.write(text)
+    else:
+        Path(output).write_text(text, encoding="utf-8")
+        print(f"wrote {output}{said}", file=sys.stderr)

@@ -24,6 +24,17 @@ def cmd_bridge(args) -> int:
     return 0
 
 
+def draft_reason(record: dict) -> str:
+    """A new failure's reason until someone reviews it: its group's (session/findings.py), so one
+    cause reads the same in every case it fails."""
+    from ..judge.harm import TITLES
+    if record.get("signature"):
+        harm, _, rest = record["signature"].partition(" | ")
+        return f"REVIEW: {TITLES.get(harm, harm)}: {rest}"
+    text = (record.get("detail") or record.get("message") or "").strip()
+    return f"REVIEW: {text.splitlines()[0][:200] if text else record['outcome']}"
+
+
 def cmd_expectations(args) -> int:
     """Rewrite an implementation's expectations file from a results file, for review."""
     from ..reports.table import load_results
@@ -35,11 +46,9 @@ def cmd_expectations(args) -> int:
     failures = {}
     for r in records:
         if r["outcome"] in ("failed", "error", "xfail"):
-            first_line = (r.get("detail") or r["message"]).strip().splitlines()[0] if (r.get("detail") or r["message"]) else ""
-            failures[r["id"]] = current.get(r["id"]) or f"REVIEW: {first_line[:200]}"
+            failures[r["id"]] = current.get(r["id"]) or draft_reason(r)
     if not args.update:
-        for case_id, reason in sorted(failures.items()):
-            print(f"{case_id}: {reason}")
+        print(expectations.render(args.implementation, failures), end="")  # the file --update would write
         return 0
     path = expectations.write(args.implementation, failures, folder)
     new = sorted(set(failures) - set(current))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .common import read_ids_file, spec_of
+from .common import read_ids_file, spec_of, write_output
 
 
 def _matrix_inputs(args):
@@ -32,12 +32,8 @@ def cmd_changelog(args) -> int:
     if len(matrix) < 2:
         print("wsconf changelog: results of at least two releases are needed", file=sys.stderr)
         return 2
-    text = render(matrix, spec_of(args), not_run)
-    if args.output == "-":
-        sys.stdout.write(text)
-    else:
-        Path(args.output).write_text(text, encoding="utf-8")
-        print(f"wrote {args.output} ({len(matrix)} releases, {len(not_run)} not run)", file=sys.stderr)
+    write_output(args.output, render(matrix, spec_of(args), not_run),
+                 f" ({len(matrix)} releases, {len(not_run)} not run)")
     return 0
 
 
@@ -103,6 +99,15 @@ def cmd_matrix(args) -> int:
     return 2
 
 
+def cmd_states(args) -> int:
+    from ..releases.states import pin
+    pinned = pin(spec_of(args), args.results, args.write, log=lambda m: print(m, file=sys.stderr),
+                 witness_files=args.witness or [])
+    print(f"{'pinned' if args.write else 'would pin'} the root's states of {len(pinned)} case(s) "
+          f"from {len(args.results)} run(s)", file=sys.stderr)
+    return 0
+
+
 def _matrix_options(parser):
     from ..adapters.release_install import FIRST, LAST
     from ..releases.matrix import default_folder
@@ -146,3 +151,12 @@ def register(sub) -> None:
                      help="run, check: only the cases whose ids FILE lists, one a line (ranges keeps the `versions` "
                           "of cases the matrix has no result for)")
     mat.set_defaults(func=cmd_matrix)
+
+    sts = sub.add_parser("states", help="pin the root's state after each step from runs of the upstream (spec/states/)")
+    sts.add_argument("action", choices=["pin"])
+    sts.add_argument("results", nargs="+", help="results files of the upstream (wsconf run --adapter mastra --results ...)")
+    sts.add_argument("--write", action="store_true", help="write spec/states/ (without it: only say what would change)")
+    sts.add_argument("--witness", action="append", metavar="RESULTS",
+                     help="a run of another implementation: where it lacks an entry the runs have, or has one they "
+                          "lack, the entry is pinned as optional (timing); each is listed (repeatable)")
+    sts.set_defaults(func=cmd_states)

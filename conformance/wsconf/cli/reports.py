@@ -1,8 +1,10 @@
-"""`wsconf report` and `compare`: tables and differences from runs."""
+"""`wsconf report`, `compare` and `findings`: tables, differences and the bugs behind failures, from runs."""
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+
+from .common import write_output
 
 
 def cmd_report(args) -> int:
@@ -50,6 +52,16 @@ def cmd_compare(args) -> int:
     return compare(args.a, args.b, (lambda c: c.tool in tools) if tools else None)
 
 
+def cmd_findings(args) -> int:
+    from ..results.records import load_results
+    from ..session.findings import as_json, to_text
+    from ..spec.loader import load_spec
+    results = load_results(args.results)
+    report = as_json(list(results.records.values()), results.run, load_spec(args.spec))
+    write_output(args.output, to_text(report, args.format, args.top), f": {len(report['groups'])} group(s)")
+    return 0
+
+
 def register(sub) -> None:
     rep = sub.add_parser("report", help="Markdown conformance table from results files (LABEL=path.jsonl ...)")
     rep.add_argument("results", nargs="+")
@@ -63,3 +75,10 @@ def register(sub) -> None:
     cmp_.add_argument("b", help="the same, for the other side")
     cmp_.add_argument("--tool", action="append", help="only this tool family (repeatable)")
     cmp_.set_defaults(func=cmd_compare)
+
+    fnd = sub.add_parser("findings", help="a run's failures grouped by root cause and ranked by harm, with reproductions")
+    fnd.add_argument("results", help="a results file from `wsconf run --results`")
+    fnd.add_argument("--format", choices=["markdown", "json"], default="markdown")
+    fnd.add_argument("--top", type=int, default=None, help="only the N worst groups in full (markdown)")
+    fnd.add_argument("-o", "--output", default="-", help="file to write (default: stdout)")
+    fnd.set_defaults(func=cmd_findings)

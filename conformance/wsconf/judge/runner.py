@@ -6,14 +6,18 @@ import os
 import shutil
 import time
 from dataclasses import dataclass, field
+from functools import partial
 
 from ..adapters.base import Adapter, AdapterFault, OpenError
 from ..isolation import reaper, sizes
 from ..isolation.leaks import leaks, reach
 from ..isolation.tree import CaseTree, content_bytes, ended_cases, make_tree
+from ..spec.capability_aliases import expand
 from ..spec.loader import Case
-from ..spec.placeholders import captures, substitute
+from ..spec.placeholders import PATTERNS, TOKEN, captures, substitute
 from ..spec.versions import implementation_version, satisfies
+from .harm import classify
+from .root_states import RootStates
 from .verdict import check_after, expected_string, judge
 from .waits import run_wait
 
@@ -29,6 +33,12 @@ class CaseResult:
     duration: float = 0.0
     steps: list[dict] = field(default_factory=list)   # per step: id, call, expected, actual
     captured: dict = field(default_factory=dict)      # what pattern placeholders matched ({{pid}})
+    divergences: list[dict] = field(default_factory=list)  # every difference, in order (harm.py says what each means)
+    not_judged: list[dict] = field(default_factory=list)   # steps not run: they needed a value a failed step gives
+    observed: dict = field(default_factory=dict)      # the root's changes: {"open": change, "steps": {id: change}}
+    harm: str | None = None                           # the worst harm of the divergences (harm.py)
+    lenient: list[str] = field(default_factory=list)   # capabilities lacked: expected errors judged as refusals only
+    signature: str | None = None                      # the root-cause group it belongs to (harm.py)
 
     @property
     def ok(self) -> bool:
@@ -36,7 +46,12 @@ class CaseResult:
 
 
 class StepFailure(Exception):
-    pass
+    """A difference that ends the case where it happens: opening the workspace went otherwise, or a
+    step's `captures` found nothing to capture. kind: as a divergence's (open, leak, capture)."""
+
+    def __init__(self, message: str, kind: str = "open"):
+        super().__init__(message)
+        self.kind = kind
 
 
 def not_applicable(case: Case, adapter: Adapter) -> str | None:
@@ -54,7 +69,8 @@ def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = 
     reason = None if all_versions else not_applicable(case, adapter)
     if reason:
         return CaseResult(case.id, NOT_APPLICABLE, reason)
-    missing = sorted(set(case.needs) - set(adapter.capabilities))
+    capabilities = expand(adapter.capabilities)
+    missing = sorted(set(case.needs) - capabilities - set(case.lenient))
     if missing:
         return CaseResult(case.id, UNSUPPORTED, f"{adapter.name} lacks: {', '.join(missing)}")
     implemented = adapter.tools if implemented is None else implemented
@@ -67,6 +83,8 @@ def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = 
     tree = make_tree()
     tree.runtime_dir = getattr(adapter, "runtime_dir", None)
     result = CaseResult(case.id, PASSED)
+    result.lenient = sorted(set(case.lenient) - capabilities)
+    judging = partial(judge, refusals_only=bool(result.lenient))
     session = None
     try:
         workspace = substitute(case.workspace or {}, tree.values)
@@ -75,18 +93,28 @@ def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = 
         tree.reachable = reach(workspace, tree.root, tree.home)
         tree.lay_out(case.setup)
         before = tree.fingerprint_outside()
+        states = RootStates(case, tree, capabilities)
         call = "open"
         try:
-            session = _open(case, adapter, tree, home, workspace, result)
+            session = _open(case, adapter, tree, home, workspace, result, judging)
+            if session is not None:
+                _diverged(result, None, "open", [("state", d) for d in states.after(None)])
             for step in case.steps if session is not None else []:
                 call = _describe_call(step)
-                _run_step(case, step, session, tree, result, adapter.capabilities)
+                waiting_for = _unresolved(step, tree) if result.divergences else []
+                if waiting_for:
+                    result.not_judged.append({"step": step["id"], "call": call, "reason": (
+                        f"needs {', '.join('{{' + n + '}}' for n in waiting_for)}, which an earlier step that "
+                        "differed did not give")})
+                    states.skip(step["id"])
+                    continue
+                problems = _run_step(case, step, session, tree, result, capabilities, judging)
+                problems += [("state", d) for d in states.after(step["id"])]
+                _diverged(result, step, call, problems)
         except AdapterFault as exc:
-            result.outcome = ERROR
-            result.message = f"adapter fault in case {case.id}, call {call}: {exc}"
+            _diverged(result, None, call, [("fault", f"adapter fault in case {case.id}, call {call}: {exc}")])
         except StepFailure as exc:
-            result.outcome = FAILED
-            result.message = str(exc)
+            _diverged(result, None, call, [(exc.kind, str(exc))])
         except BaseException:
             session = None  # interrupted (Ctrl-C): no close on a process that may be stuck
             raise
@@ -95,20 +123,20 @@ def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = 
                 try:
                     session.close()
                 except AdapterFault as exc:
-                    if result.outcome == PASSED:
-                        result.outcome, result.message = ERROR, f"adapter fault in case {case.id}, call close: {exc}"
-        problems = _leftovers(case, adapter, since)
+                    _diverged(result, None, "close", [("fault", f"adapter fault in case {case.id}, call close: {exc}")])
+        result.observed = states.observed
+        for problem in _leftovers(case, adapter, since):
+            _diverged(result, None, "close", [("leftover", problem)])
         after = tree.fingerprint_outside()
         escaped = _outside_changes(before, after, case.touches_outside and tree.outside)
         if escaped:
             late = ended_cases(escaped)
-            problems.insert(0, "touched files outside the workspace: " + ", ".join(escaped) + (
+            _diverged(result, None, "close", [("outside", "touched files outside the workspace: " + ", ".join(escaped) + (
                 f" (in the folder of {', '.join(late)}, which had ended: an operation of that case landed late)"
-                if late else ""))
-            problems.extend(_undo_created(before, after, tree.base))
-        if problems:
-            result.outcome = FAILED
-            result.message = "\n".join(problems + ([result.message] if result.message else []))
+                if late else ""))])
+            for problem in _undo_created(before, after, tree.base):
+                _diverged(result, None, "close", [("leftover", problem)])
+        _conclude(case, result)
     finally:
         tree.remove(case.id)
         result.captured = dict(tree.captured)
@@ -116,7 +144,60 @@ def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = 
     return result
 
 
-def _open(case: Case, adapter: Adapter, tree: CaseTree, home: str, workspace: dict, result: CaseResult):
+def _diverged(result: CaseResult, step: dict | None, call: str, problems: list[tuple[str, object]]) -> None:
+    """Record differences: kind is output, leak, after, state, open, capture, fault, leftover or outside;
+    a state difference comes as root_states' dict, everything else as its message."""
+    for kind, problem in problems:
+        entry = {"step": step["id"] if step else call, "call": call, "kind": kind}
+        if kind == "state":
+            entry.update(state=problem, text=f"step {entry['step']!r} ({call}): the root is not as the upstream "
+                                              f"left it: {problem['text']}" if step else
+                                              f"opening the workspace: the root is not as the upstream left it: "
+                                              f"{problem['text']}")
+        else:
+            entry["text"] = problem
+        result.divergences.append(entry)
+
+
+ALSO_SHOWN = 12  # later differences named in a failed case's message (all are in the results)
+
+
+def _conclude(case: Case, result: CaseResult) -> None:
+    """The outcome and message from the divergences: failed with the first difference in full (as a
+    case stopping there would have said it) and the later ones a line each; an adapter fault
+    alone is an error. Then each divergence's harm and the case's group (harm.py)."""
+    if not result.divergences:
+        return
+    around = [d["text"] for d in result.divergences if d["kind"] in ("outside", "leftover")]
+    steps = [d for d in result.divergences if d["kind"] not in ("outside", "leftover")]
+    result.outcome = ERROR if all(d["kind"] == "fault" for d in result.divergences) else FAILED
+    lines = around + ([steps[0]["text"]] if steps else [])
+    later = [d for d in steps[1:]]
+    if later:
+        lines.append(f"\nthen {len(later)} more difference(s):")
+        lines += ["  " + d["text"].split("\n", 1)[0][:300] for d in later[:ALSO_SHOWN]]
+        if len(later) > ALSO_SHOWN:
+            lines.append(f"  ... and {len(later) - ALSO_SHOWN} more (the results file has them all)")
+    for skipped in result.not_judged:
+        lines.append(f"not judged: step {skipped['step']!r} ({skipped['call']}): {skipped['reason']}")
+    result.message = "\n".join(lines)
+    classify(case, result)
+
+
+def _unresolved(step: dict, tree: CaseTree) -> list[str]:
+    """The pattern placeholders ({{pid}}) a step's inputs still hold once the run's values and the
+    captured ones are put in: values an earlier step was to capture, but it differed."""
+    inputs = [step.get(k) for k in ("args", "agent", "group", "host")]
+    inputs += [c.get("args") for c in step.get("concurrent", [])]
+    if "wait" in step:  # what it polls for, not what the polled call is expected to answer
+        until = step["wait"]["until"]
+        inputs.append({k: ({kk: vv for kk, vv in v.items() if kk != "expect"} if isinstance(v, dict) else v)
+                       for k, v in until.items()})
+    filled = json.dumps(substitute(inputs, {**tree.values, **tree.captured}))
+    return sorted({m.group(1) for m in TOKEN.finditer(filled) if m.group(1) in PATTERNS})
+
+
+def _open(case: Case, adapter: Adapter, tree: CaseTree, home: str, workspace: dict, result: CaseResult, judging=judge):
     """Open the case's workspace; None when it threw as the case expects (`open_error`)."""
     try:
         session = adapter.open(str(tree.root), str(tree.outside), home, workspace)
@@ -128,8 +209,8 @@ def _open(case: Case, adapter: Adapter, tree: CaseTree, home: str, workspace: di
                               "expected": case.open_error, "actual": exc.result}, result)
         leaked = leaks(exc.result, tree.tokens, tree.reachable)
         if leaked:
-            raise StepFailure("opening the workspace " + "; ".join(leaked)) from None
-        problem = judge(case.open_error, exc.result, tree)
+            raise StepFailure("opening the workspace " + "; ".join(leaked), "leak") from None
+        problem = judging(case.open_error, exc.result, tree)
         if problem:
             raise StepFailure(f"opening the workspace: {problem}{_whole(record)}") from None
         return None
@@ -205,20 +286,19 @@ def _outside_changes(before: dict, after: dict, allowed=None) -> list[str]:
     return changed
 
 
-def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResult, capabilities=frozenset()) -> None:
+def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResult,
+              capabilities=frozenset(), judging=judge) -> list[tuple[str, str]]:
+    """Run one step and judge it: its problems as (kind, message), kind one of output, leak, after."""
     values = tree.values
     if "host" in step or "wait" in step:
         if "host" in step:
             _host_action(substitute(step["host"], values), tree)
         else:
-            run_wait(_wait_with_values(step["wait"], {**values, **tree.captured}), session, tree, capabilities, judge)
+            run_wait(_wait_with_values(step["wait"], {**values, **tree.captured}), session, tree, capabilities, judging)
         problem = check_after(step["after"], tree) if "after" in step else None
-        if problem:
-            raise StepFailure(f"step {step['id']!r} afterwards: {problem}")
-        return
+        return [("after", f"step {step['id']!r} afterwards: {problem}")] if problem else []
     if "concurrent" in step:
-        _run_concurrent(step, session, tree, result)
-        return
+        return _run_concurrent(step, session, tree, result, judging)
     # Args may use what earlier results matched ({{pid}} from a background start).
     args = substitute(step.get("args", {} if "tool" in step or "needs_approval" in step else []),
                       {**values, **tree.captured})
@@ -261,16 +341,19 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
                           "expected": step["expect"], "actual": actual}, result)
     leaked = leaks(actual, tree.tokens, tree.reachable)
     if leaked:
-        raise StepFailure(f"step {step['id']!r} ({_describe_call(step)}) " + "; ".join(leaked))
-    problem = judge(step["expect"], actual, tree)
+        return [("leak", f"step {step['id']!r} ({_describe_call(step)}) " + "; ".join(leaked))]
+    problems = []
+    problem = judging(step["expect"], actual, tree)
     if problem:
-        raise StepFailure(f"step {step['id']!r} ({_describe_call(step)}): {problem}{_whole(record)}")
-    tree.captured.update(_captured(step["expect"], actual, values))
-    tree.captured.update(_captured_parts(step, actual))
+        problems.append(("output", f"step {step['id']!r} ({_describe_call(step)}): {problem}{_whole(record)}"))
+    else:  # a value that differs captures nothing; a later step needing it is not judged
+        tree.captured.update(_captured(step["expect"], actual, values))
+        tree.captured.update(_captured_parts(step, actual))
     if "after" in step:
         problem = check_after(step["after"], tree)
         if problem:
-            raise StepFailure(f"step {step['id']!r} afterwards: {problem}")
+            problems.append(("after", f"step {step['id']!r} afterwards: {problem}"))
+    return problems
 
 
 def _keep(case: Case, record: dict, result: CaseResult) -> dict:
@@ -287,23 +370,25 @@ def _whole(record: dict) -> str:
             f"is in {record['actual_file']})")
 
 
-def _run_concurrent(step: dict, session, tree: CaseTree, result: CaseResult) -> None:
+def _run_concurrent(step: dict, session, tree: CaseTree, result: CaseResult, judging=judge) -> list[tuple[str, str]]:
     """Capability concurrent_calls: the calls start together, in order; each Result is judged."""
     calls = [{"tool": c["tool"], "args": substitute(c.get("args", {}), {**tree.values, **tree.captured})}
              for c in step["concurrent"]]
     actuals = session.calls(calls)
     if not isinstance(actuals, list) or len(actuals) != len(calls):
-        raise StepFailure(f"step {step['id']!r}: expected {len(calls)} results, got {actuals!r}")
+        return [("output", f"step {step['id']!r}: expected {len(calls)} results, got {actuals!r}")]
+    problems = []
     for i, (call, spec_call, actual) in enumerate(zip(calls, step["concurrent"], actuals)):
         result.steps.append({"id": f"{step['id']}[{i}]", "call": f"{step['id']}[{i}] ({call['tool']})",
                              "args": call["args"], "expected": spec_call["expect"], "actual": actual})
-        problem = judge(spec_call["expect"], actual, tree)
+        problem = judging(spec_call["expect"], actual, tree)
         if problem:
-            raise StepFailure(f"step {step['id']!r}, call {i} ({call['tool']}): {problem}")
+            problems.append(("output", f"step {step['id']!r}, call {i} ({call['tool']}): {problem}"))
     if "after" in step:
         problem = check_after(step["after"], tree)
         if problem:
-            raise StepFailure(f"step {step['id']!r} afterwards: {problem}")
+            problems.append(("after", f"step {step['id']!r} afterwards: {problem}"))
+    return problems
 
 
 def _host_action(action: dict, tree: CaseTree) -> None:
@@ -344,9 +429,11 @@ def _captured_parts(step: dict, actual: dict) -> dict:
             try:
                 part = part[key]
             except (KeyError, IndexError, TypeError):
-                raise StepFailure(f"step {step['id']!r}: captures {name}: the result has nothing at {path!r}") from None
+                raise StepFailure(f"step {step['id']!r}: captures {name}: the result has nothing at {path!r}",
+                                  "capture") from None
         if isinstance(part, bool) or not isinstance(part, (str, int, float)):
-            raise StepFailure(f"step {step['id']!r}: captures {name}: {path!r} holds {part!r}, not a number or string")
+            raise StepFailure(f"step {step['id']!r}: captures {name}: {path!r} holds {part!r}, not a number or string",
+                              "capture")
         found[name] = part if isinstance(part, str) else json.dumps(part)
     return found
 

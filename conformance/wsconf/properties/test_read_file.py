@@ -30,9 +30,7 @@ def test_write_then_read_gives_back_the_content(adapter, open_workspace, content
 @given(content=st.text(alphabet=st.sampled_from("😀中a b\n"), min_size=1, max_size=400),
        limit=st.integers(min_value=1, max_value=60))
 def test_token_window_never_cuts_a_surrogate_pair_and_names_real_totals(adapter, open_workspace, content, limit):
-    from wsref.js.tokenx import (
-        estimate_token_count,  # the upstream's estimator, ported exactly
-    )
+    from wsref.js.tokenx import estimate_token_count  # the upstream's estimator, ported exactly
     with open_workspace(adapter, {"tools": {READ: {"maxOutputTokens": limit}}}) as ws:
         (ws.tree.root / "f.txt").write_text(content, encoding="utf-8")
         cut = ws.call(READ, {"path": "f.txt"})

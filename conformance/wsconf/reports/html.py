@@ -6,7 +6,9 @@ import html
 import json
 from collections import Counter
 
+from ..judge.harm import RANK
 from ..judge.render import describe, diff
+from ..session.findings import as_json, summary_line
 from ..spec.loader import load_spec
 
 STYLE = """
@@ -50,9 +52,24 @@ def render(runs: list[tuple[str, list[dict]]]) -> str:
     for label, records in runs:
         problems = [r for r in records if r["outcome"] not in ("passed", "unsupported", "not_applicable")]
         out.append(f"<h2>{html.escape(label)}: {len(problems)} case(s) not passing</h2>")
+        out.append(_findings(records, spec))
         for r in problems:
             out.append(_case(r, spec))
     return "\n".join(out)
+
+
+def _findings(records: list[dict], spec) -> str:
+    """The groups of findings.py, worst first: harm, what, how many, the shortest case."""
+    report = as_json(records, None, spec)
+    if not report["groups"]:
+        return ""
+    rows = "".join(
+        f'<tr><td class="{"bad" if RANK.get(g["harm"], 99) <= RANK["wrong_acceptance"] else "x"}">'
+        f'{html.escape(g["harm"].replace("_", " "))}</td><td style="text-align:left">{html.escape(g["title"])}</td>'
+        f'<td>{g["count"]}</td><td style="text-align:left"><code>{html.escape(g["reproduction"]["case"])}</code></td></tr>'
+        for g in report["groups"])
+    return (f"<p>{html.escape(summary_line(report))}; the groups, worst first:</p>"
+            "<table><tr><th>harm</th><th>group</th><th>cases</th><th>shortest case</th></tr>" + rows + "</table>")
 
 
 def _case(record: dict, spec) -> str:

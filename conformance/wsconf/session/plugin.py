@@ -23,11 +23,13 @@ from ..adapters.registry import load_adapter
 from ..adapters.subprocess import DEFAULT_MAX_LINE
 from ..isolation import reaper, sizes
 from ..judge.render import surrogates_escaped, visible
+from ..judge.harm import record_fields as findings_fields
 from ..judge.runner import ERROR, FAILED, NOT_APPLICABLE, PASSED, UNSUPPORTED, run_case
 from ..results.journal import Journal
 from ..spec.loader import load_spec
 from ..spec.tool_names import tool_id
 from . import expectations
+from .findings import terminal_lines
 from .header import describe_run, header_lines
 
 XFAIL, XPASS = "xfail", "xpass"
@@ -389,22 +391,25 @@ class CaseItem(pytest.Item):
             pytest.skip(f"unsupported: {result.message}")
         if reason is not None:
             if outcome == PASSED:
-                self._record(XPASS, f"listed as an expected failure ({reason}) but passed", result.steps, result.duration)
+                self._record(XPASS, f"listed as an expected failure ({reason}) but passed", result.steps, result.duration,
+                         result=result)
                 raise CaseFailure(f"unexpected pass: {self.case.id} is listed in the expectations file of "
                                   f"{adapter.name} ({reason}) but passed; remove the entry")
-            self._record(XFAIL, reason, result.steps, result.duration, detail=result.message)
+            self._record(XFAIL, reason, result.steps, result.duration, detail=result.message, result=result)
             pytest.xfail(reason)
-        self._record(outcome, result.message, result.steps, result.duration)
+        self._record(outcome, result.message, result.steps, result.duration, result=result)
         if outcome != PASSED:
             raise CaseFailure(result.message)
 
-    def _record(self, outcome, message, steps, duration=0.0, detail=""):
+    def _record(self, outcome, message, steps, duration=0.0, detail="", result=None):
         adapter = self.config.stash[STATE]._adapter
         record = {"id": self.case.id, "tool": self.case.tool, "tools": list(self.case.families),
                   "claims": self.case.claims,
                   "implementation": getattr(adapter, "name", None), "version": getattr(adapter, "version", None),
                   "outcome": outcome, "message": message, "detail": detail, "duration": round(duration, 4),
                   "steps": steps}
+        if result is not None:
+            record.update(findings_fields(result))
         # ASCII escapes: results may hold lone surrogates, which cannot cross to xdist workers raw
         self.user_properties.append(("wsconf", json.dumps(record, default=str)))
 
@@ -477,6 +482,37 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     stale = config.stash.get(STALE, [])
     for case_id in stale:
         tr.write_line(f"stale expectation: {case_id} is listed but no such case exists", red=True)
+    lenient = Counter(c for record in _results for c in record.get("refusals_only") or [])
+    for capability, count in sorted(lenient.items()):
+        tr.write_line(f"{count} case(s) ran without {capability}: each step expecting a thrown error was judged "
+                      "as a refusal only (it throws; the root as the upstream left it)")
+    _write_unreviewed(tr, config)
+    _write_findings(tr, config)
+
+
+def _write_unreviewed(tr, config) -> None:
+    """Every expected failure whose reason is still a draft (REVIEW...), so a green run cannot hide them."""
+    state = config.stash[STATE]
+    if state._adapter is None or config.getoption("wsconf_no_expectations"):
+        return
+    drafts = expectations.unreviewed(state.expected_failures())
+    if drafts:
+        tr.write_line(f"{len(drafts)} expected failure(s) with an unreviewed reason (REVIEW...) in "
+                      f"{state.expectations_file()}: replace each with the real reason:", yellow=True)
+        for case_id in drafts[:20]:
+            tr.write_line(f"  {case_id}: {state.expected_failures()[case_id]}", yellow=True)
+        if len(drafts) > 20:
+            tr.write_line(f"  ... and {len(drafts) - 20} more", yellow=True)
+
+
+def _write_findings(tr, config) -> None:
+    """The worst groups of what did not pass (findings.py), when something did not."""
+    run = config.stash.get(RUN, None)
+    lines = terminal_lines(_results, run)
+    if lines:
+        tr.section("wsconf findings")
+        for line in lines:
+            tr.write_line(surrogates_escaped(line))
 
 
 __all__ = ["visible"]

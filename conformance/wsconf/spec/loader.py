@@ -15,6 +15,7 @@ import yaml
 
 from .cache import cached_load
 from .placeholders import unknown_placeholders
+from .states import load_states, states_file
 from .resources import data_path
 from .tool_names import family_of
 from .yaml_lines import load_with_lines
@@ -62,6 +63,8 @@ class Case:
     leaves_running: list[str] = field(default_factory=list)   # commands expected to outlive close
     steps: list[dict] = field(default_factory=list)
     open_error: dict | None = None
+    states: dict | None = None  # the root's pinned states (spec/states/), when there are
+    lenient: tuple[str, ...] = ()  # needs an implementation may lack: the case then judges refusals only
 
     @cached_property
     def tools_called(self) -> tuple[str, ...]:
@@ -192,12 +195,18 @@ def _load_from_files(spec_root: Path) -> Spec:
         claims[item["id"]] = Claim(**item)
 
     capabilities: dict[str, str] = {}
+    refusals_only: set[str] = set()
+    former: dict[str, list[str]] = {}
     rel, data, lines = _load_file(spec_root / "capabilities.yaml", spec_root,
                                   _schema_for(spec_root, "capabilities.schema.json"), errors)
     for item in (data or {}).get("capabilities", []):
         if item is None:
             continue
         capabilities[item["id"]] = item["description"]
+        if item.get("alias_of"):
+            former[item["id"]] = item["alias_of"]
+        if item.get("without") == "refusals_only":
+            refusals_only.add(item["id"])
 
     cases: list[Case] = []
     seen: dict[str, str] = {}
@@ -210,20 +219,44 @@ def _load_from_files(spec_root: Path) -> Spec:
             if raw is None:
                 continue
             where = ("cases", i)
-            problems = _check_case(raw, claims, capabilities, seen, rel)
+            problems = _check_case(raw, claims, capabilities, seen, rel, former)
             for key_path, message in problems:
                 full = where + key_path
                 errors.append(SpecError(rel, lines.line_of(full), _key(full), message))
             if problems:
                 continue
             seen[raw["id"]] = rel
-            cases.append(Case(tool=data["tool"], file=rel, line=lines.line_of(where), **raw))
+            cases.append(Case(tool=data["tool"], file=rel, line=lines.line_of(where),
+                              lenient=tuple(n for n in raw.get("needs", ()) if n in refusals_only), **raw))
+        _attach_states(path, spec_root, [c for c in cases if c.file == rel], errors)
     return Spec(spec_root, claims, capabilities, cases, errors)
 
 
-def _check_case(raw: dict, claims, capabilities, seen, rel) -> list[tuple[tuple, str]]:
-    """Cross-file checks the JSON Schema cannot express."""
+def _attach_states(case_file: Path, spec_root: Path, cases: list[Case], errors: list[SpecError]) -> None:
+    """The pinned states of a case file's cases; a state for a case or step the file lacks is an error."""
+    path = states_file(spec_root, case_file)
+    pinned, problems = load_states(path)
+    rel = str(path.relative_to(spec_root.parent))
+    errors.extend(SpecError(rel, 1, key, message) for key, message in problems)
+    by_id = {c.id: c for c in cases}
+    for case_id, states in pinned.items():
+        case = by_id.get(case_id)
+        if case is None:
+            errors.append(SpecError(rel, 1, f"cases.{case_id}", f"states for a case {case_file.name} does not have"))
+            continue
+        step_ids = {s["id"] for s in case.steps if "id" in s}
+        unknown = sorted(set(states["steps"]) - step_ids)
+        if unknown:
+            errors.append(SpecError(rel, 1, f"cases.{case_id}.steps", f"states for steps the case does not have: "
+                                                                         f"{', '.join(unknown)}"))
+            continue
+        case.states = states
+
+
+def _check_case(raw: dict, claims, capabilities, seen, rel, former=None) -> list[tuple[tuple, str]]:
+    """Cross-file checks the JSON Schema cannot express. former: the alias capabilities."""
     problems = []
+    former = former or {}
     if raw["id"] in seen:
         problems.append((("id",), f"duplicate case id {raw['id']!r} (first in {seen[raw['id']]})"))
     if raw.get("versions") is not None:
@@ -238,6 +271,9 @@ def _check_case(raw: dict, claims, capabilities, seen, rel) -> list[tuple[tuple,
     for j, need in enumerate(raw.get("needs", [])):
         if need not in capabilities:
             problems.append((("needs", j), f"unknown capability {need!r} (see spec/capabilities.yaml)"))
+        elif need in former:
+            problems.append((("needs", j), f"{need!r} is a former capability: name which of "
+                                            f"{', '.join(former[need])} the case needs"))
     if (raw.get("setup") or {}).get("symlinks") and "symlinks" not in raw.get("needs", []):
         problems.append((("setup", "symlinks"), "setup.symlinks needs the capability symlinks (a provider without "
                                                  "links cannot make them)"))

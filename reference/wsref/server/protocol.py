@@ -24,7 +24,8 @@ from .wire import from_json, to_json
 
 IMPLEMENTATION = "wsref"
 CAPABILITIES = (
-    "filesystem", "local_paths", "symlinks", "file_modes", "empty_dirs", "tilde_home", "media",
+    "filesystem", "absolute_paths", "containment", "host_paths", "local_identity", "symlinks", "file_modes",
+    "empty_dirs", "tilde_home", "media",
     "read_only", "allowed_paths", "tool_config", "tool_hooks", "fs_interface", "posix_errors", "sandbox", "processes",
     "host_processes", "lifecycle", "bm25", "vector", "skills", "native_fs", "agent_loop", "concurrent_calls",
     "foreground_sandbox", "coding_agent", "mastra_registry", "tool_writer", "call_request_context", "call_abort",

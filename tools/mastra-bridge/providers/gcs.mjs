@@ -27,8 +27,9 @@ if (!ENDPOINT || !BUCKET) {
 /**
  * What this provider can represent (spec/capabilities.yaml). Left out, and why:
  * empty_dirs (mkdir writes nothing, so a folder exists only while an object is under it; a `dir/`
- * marker written by someone else is seen, but counts as content, so rmdir refuses it), local_paths
- * (keys under a prefix: no absolute paths, `..` or containment), symlinks and file_modes (objects
+ * marker written by someone else is seen, but counts as content, so rmdir refuses it),
+ * absolute_paths, containment, host_paths and local_identity (keys under a prefix: no absolute
+ * paths, `..` or containment, not LocalFilesystem), symlinks and file_modes (objects
  * have neither), tilde_home, allowed_paths (LocalFilesystem options), sandbox/processes/isolation
  * (no sandbox is built on GCS) and nonroot.
  * media stays: stat() gives the object's contentType as mimeType, so read_file returns media.

@@ -18,7 +18,10 @@ function bwrapInstalled() {
 /** Everything the suite can check (spec/capabilities.yaml): the files are real local files. */
 export const capabilities = [
   'filesystem',
-  'local_paths',
+  'absolute_paths',
+  'containment',
+  'host_paths',
+  'local_identity',
   'symlinks',
   'file_modes',
   'empty_dirs',

@@ -32,8 +32,8 @@ if (!ENDPOINT || !BUCKET) {
 
 /**
  * What this provider can represent (spec/capabilities.yaml). Left out, and why:
- * local_paths (keys under a prefix, not a folder: no absolute paths, `..` or containment against a
- * base path), symlinks and file_modes (objects have neither), tilde_home (no home folder),
+ * absolute_paths, containment, host_paths and local_identity (keys under a prefix, not a folder
+ * of this machine: no absolute paths, `..` or containment against a base path), symlinks and file_modes (objects have neither), tilde_home (no home folder),
  * allowed_paths (a LocalFilesystem option), sandbox/processes/isolation_bwrap (no sandbox is
  * built on S3), nonroot (file permissions do not apply), bm25/skills/vector (search and skills
  * run on any filesystem, but their cases are not triaged for S3 yet), and media:
