@@ -14,6 +14,7 @@ from ..isolation.tree import CaseTree, content_bytes, ended_cases, make_tree
 from ..spec.loader import Case
 from ..spec.placeholders import captures, substitute
 from ..spec.versions import implementation_version, satisfies
+from .options import unhonoured
 from .verdict import check_after, expected_string, judge
 from .waits import run_wait
 
@@ -57,6 +58,10 @@ def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = 
     missing = sorted(set(case.needs) - set(adapter.capabilities))
     if missing:
         return CaseResult(case.id, UNSUPPORTED, f"{adapter.name} lacks: {', '.join(missing)}")
+    unmapped = unhonoured(case.workspace, getattr(adapter, "filesystem_options", None))
+    if unmapped:
+        return CaseResult(case.id, UNSUPPORTED, f"{adapter.name} cannot honour the filesystem option "
+                                                f"{', '.join(unmapped)}")
     implemented = adapter.tools if implemented is None else implemented
     lacking = [t for t in case.tools_called if implemented is not None and t not in implemented]
     if lacking:
