@@ -22,12 +22,21 @@ $(BRIDGE)/node_modules/.package-lock.json: $(BRIDGE)/package-lock.json
 		echo "wsconf: npm not found: the @mastra/core bridge is not installed and its runs are skipped"; \
 	fi
 
+# Files of npm packages the bridge takes without their dependency tree (vendor.json): Mastra Code's
+# SandboxFilesystem, by `npm pack` of the exact version, integrity-checked (adapter mastra-sandboxfs).
+$(BRIDGE)/vendor/code-sdk/.wsconf-integrity: $(BRIDGE)/vendor.json $(VENV)/.installed
+	@if command -v npm >/dev/null 2>&1; then \
+		$(PY) -m wsconf.adapters.vendored $(BRIDGE); \
+	else \
+		echo "wsconf: npm not found: @mastra/code-sdk is not fetched and the mastra-sandboxfs runs are skipped"; \
+	fi
+
 tools/tokenx-oracle/node_modules/.package-lock.json: tools/tokenx-oracle/package-lock.json
 	@if command -v npm >/dev/null 2>&1; then \
 		cd tools/tokenx-oracle && npm ci --no-audit --no-fund --loglevel=error; \
 	fi
 
-setup: $(VENV)/.installed $(BRIDGE)/node_modules/.package-lock.json tools/tokenx-oracle/node_modules/.package-lock.json
+setup: $(VENV)/.installed $(BRIDGE)/node_modules/.package-lock.json $(BRIDGE)/vendor/code-sdk/.wsconf-integrity tools/tokenx-oracle/node_modules/.package-lock.json
 
 suite: setup
 	$(VENV)/bin/wsconf run --adapter reference -n 2 --results results/reference.jsonl --junitxml results/reference.xml
@@ -70,4 +79,4 @@ matrix: setup
 	$(VENV)/bin/wsconf site --matrix $(MATRIX) --all-releases --changes BEHAVIOUR-CHANGES.md -o report/site
 
 clean:
-	rm -rf $(VENV) results report $(BRIDGE)/node_modules tools/tokenx-oracle/node_modules
+	rm -rf $(VENV) results report $(BRIDGE)/node_modules $(BRIDGE)/vendor tools/tokenx-oracle/node_modules

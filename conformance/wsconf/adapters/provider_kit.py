@@ -160,6 +160,7 @@ class ProviderAdapter(SubprocessAdapter):
     server_class: type[LocalServer] | None = LocalServer  # None: a provider without a server
     unset_env: tuple[str, ...] = ()               # variables the bridge must not inherit
     vendored: tuple[str, ...] = ()                # npm packages whose listed files the provider imports
+    min_timeout = 0.0                             # seconds: the per-call deadline never goes below it
 
     def bridge_env(self, server: LocalServer | None) -> dict[str, str]:
         """The bridge's environment for the provider (a server's endpoint and bucket)."""
@@ -176,7 +177,7 @@ class ProviderAdapter(SubprocessAdapter):
             env = {"WSCONF_BRIDGE_FILESYSTEM": self.provider, **self.bridge_env(self.server)}
             unset = [arg for k in self.unset_env for arg in ("-u", k)]
             argv = ["env", *unset, *(f"{k}={v}" for k, v in env.items()), "node", str(script)]
-            super().__init__(argv, timeout=timeout, **process)
+            super().__init__(argv, timeout=max(timeout, self.min_timeout), **process)
         except BaseException:
             self._stop_server()
             raise

@@ -18,6 +18,9 @@ class SandboxFsAdapter(ProviderAdapter):
     provider = "sandboxfs"
     server_class = None
     vendored = (CODE_SDK,)
+    # Every file operation spawns two to four shell commands (readlink -f, stat, base64 ...): an agent
+    # run of 201 reads takes tens of seconds on a loaded 2-core machine, past the default 30 s.
+    min_timeout = 120.0
 
 
 class MastraCodeAdapter(SandboxFsAdapter):

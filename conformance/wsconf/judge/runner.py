@@ -15,7 +15,7 @@ from ..spec.loader import Case
 from ..spec.placeholders import captures, substitute
 from ..spec.versions import implementation_version, satisfies
 from .options import unhonoured
-from .verdict import check_after, expected_string, judge
+from .verdict import check_after, expand_strings, expected_string, judge
 from .waits import run_wait
 
 PASSED, FAILED, UNSUPPORTED, ERROR = "passed", "failed", "unsupported", "error"
@@ -224,9 +224,10 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
     if "concurrent" in step:
         _run_concurrent(step, session, tree, result)
         return
-    # Args may use what earlier results matched ({{pid}} from a background start).
-    args = substitute(step.get("args", {} if "tool" in step or "needs_approval" in step else []),
-                      {**values, **tree.captured})
+    # Args may use what earlier results matched ({{pid}} from a background start), and generated
+    # content ({$string: [...]}).
+    args = expand_strings(substitute(step.get("args", {} if "tool" in step or "needs_approval" in step else []),
+                                     {**values, **tree.captured}))
     if "tool" in step:
         options = {k: v for k, v in (("writer", "chunks" in step["expect"] or None),
                                      ("agentContext", step.get("agent_context")),

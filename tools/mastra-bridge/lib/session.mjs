@@ -392,7 +392,8 @@ export async function opFs(params) {
   const fs = session.workspace.filesystem;
   if (!fs) throw new Fault(`session ${session.id} has no filesystem`);
   const fn = fs[method];
-  if (typeof fn !== 'function') throw new Fault(`the filesystem has no method ${method}`);
+  // A method the provider lacks (an optional one: realpath) is what a caller meets: a TypeError.
+  if (typeof fn !== 'function') return failure(new TypeError(`filesystem.${method} is not a function`), params);
   const args = params.args === undefined ? [] : params.args;
   if (!Array.isArray(args)) throw new Fault('params.args must be a list');
   setHome(session);
