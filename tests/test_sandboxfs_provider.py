@@ -238,3 +238,17 @@ def test_an_unknown_provider_version_name_is_refused_with_the_names_that_exist()
     with pytest.raises(ValueError, match="mastra-sandboxfs, mastra-code"):
         registry.load_adapter("mastra-sandbox@1.0.0")
 
+
+
+def test_the_run_header_names_the_filesystem_options_only_when_declared(tmp_path):
+    from wsconf.session.header import describe_run, header_lines
+
+    class Declaring:
+        name, version, protocol_version, capabilities, dependencies = "p", "1", 1, frozenset(), {}
+        filesystem_options = {"id": True, "basePath": True, "contained": (True,)}
+
+    lines = header_lines(describe_run(Declaring(), "p", None, "", None, 0, tmp_path))
+    assert "fs options:     basePath, contained (true), id (any other is unsupported)" in lines
+    Declaring.filesystem_options = None
+    assert not any(line.startswith("fs options") for line in header_lines(
+        describe_run(Declaring(), "p", None, "", None, 0, tmp_path)))

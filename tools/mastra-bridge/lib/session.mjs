@@ -17,7 +17,7 @@ import { advanceClock, resetClock } from './clock.mjs';
 import { processOp } from './process-handles.mjs';
 import { upload, clear } from './mirror.mjs';
 import { provider, refuseUnhonoured } from './provider.mjs';
-import { exposedName, withToolNames } from './tool-names.mjs';
+import { aliasesOf, exposedName, withToolNames } from './tool-names.mjs';
 import { Fault, isPlainObject, needString, toWire, fromWire, errorResult, errorDetails, valueResult } from './wire.mjs';
 
 // Extension (capability error_details): an error Result with `details` when the request asks.
@@ -79,6 +79,8 @@ export function getSession(params) {
 }
 
 async function buildTools(session) {
+  // With Mastra Code's names, the names this tool set has (a later setToolsConfig does not rename it).
+  session.toolAliases = aliasesOf(session.workspace.getToolsConfig?.());
   const requestContext = new RequestContext(Object.entries(session.requestContext ?? {}));
   const tools = await createWorkspaceTools(session.workspace, { requestContext, workspace: session.workspace },
     session.toolOptions);
@@ -288,7 +290,7 @@ export async function opTools(params) {
 
 export async function opCall(params) {
   const session = getSession(params);
-  const toolName = exposedName(session.tools, session.workspace.getToolsConfig?.(), needString(params, 'tool'));
+  const toolName = exposedName(session.tools, session.toolAliases, needString(params, 'tool'));
   const tool = session.tools[toolName];
   if (!tool) throw new Fault(`no tool ${toolName} in session ${session.id} (has: ${Object.keys(session.tools).join(', ')})`);
   if (typeof tool.execute !== 'function') throw new Fault(`tool ${toolName} has no execute`);
@@ -363,7 +365,7 @@ export async function opCall(params) {
 // function) evaluated on these args: true/false, or null when the tool has none.
 export async function opNeedsApproval(params) {
   const session = getSession(params);
-  const toolName = exposedName(session.tools, session.workspace.getToolsConfig?.(), needString(params, 'tool'));
+  const toolName = exposedName(session.tools, session.toolAliases, needString(params, 'tool'));
   const tool = session.tools[toolName];
   if (!tool) throw new Fault(`no tool ${toolName} in session ${session.id}`);
   if (typeof tool.needsApprovalFn !== 'function') return { kind: 'value', value: null, model: null };

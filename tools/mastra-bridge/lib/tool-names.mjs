@@ -33,9 +33,17 @@ export function withToolNames(tools) {
   return merged;
 }
 
-/** The name a tool id is exposed under in this session (the case's tool id when not renamed here). */
-export function exposedName(tools, config, toolName) {
-  if (!toolNameOverrides || Object.hasOwn(tools, toolName)) return toolName;
-  const renamed = config?.[toolName]?.name;
-  return typeof renamed === 'string' && Object.hasOwn(tools, renamed) ? renamed : toolName;
+/** Tool id -> the name it is exposed under, from the tools config the tool set was built with. */
+export function aliasesOf(config) {
+  if (!toolNameOverrides) return {};
+  return Object.fromEntries(Object.keys(toolNameOverrides.names)
+    .map(id => [id, config?.[id]?.name])
+    .filter(([, name]) => typeof name === 'string'));
+}
+
+/** The name a case's tool id reaches in this session (the id itself when it is exposed as such). */
+export function exposedName(tools, aliases, toolName) {
+  if (Object.hasOwn(tools, toolName)) return toolName;
+  const renamed = aliases?.[toolName];
+  return renamed !== undefined && Object.hasOwn(tools, renamed) ? renamed : toolName;
 }
