@@ -252,3 +252,25 @@ def test_the_run_header_names_the_filesystem_options_only_when_declared(tmp_path
     Declaring.filesystem_options = None
     assert not any(line.startswith("fs options") for line in header_lines(
         describe_run(Declaring(), "p", None, "", None, 0, tmp_path)))
+
+
+def test_a_provider_whose_package_a_release_install_leaves_out_is_unavailable_saying_so(monkeypatch, tmp_path):
+    from wsconf.adapters import provider_kit
+    from wsconf.adapters.s3 import S3Adapter
+
+    monkeypatch.setattr(provider_kit, "release_script", lambda version: tmp_path / "bridge.mjs")
+    with pytest.raises(AdapterUnavailable, match="@mastra/s3 is not installed beside @mastra/core 1.52.1"):
+        S3Adapter(core_version="1.52.1")
+
+
+def test_a_providers_expectations_for_another_core_release_win_for_that_release(tmp_path):
+    from wsconf.session import expectations
+
+    (tmp_path / "p.yaml").write_text("failures: {a: any core}\n")
+    (tmp_path / "p@mastra-core-1.52.1.yaml").write_text("failures: {b: on 1.52.1}\n")
+    assert expectations.load("p", tmp_path, "1.0.1", "1.52.1") == {"b": "on 1.52.1"}
+    assert expectations.load("p", tmp_path, "1.0.1", "1.71.0") == {"a": "any core"}
+    # @mastra/core itself keeps its own rule: mastra-core@<version>.yaml, by its version
+    (tmp_path / "mastra-core@mastra-core-1.52.1.yaml").write_text("failures: {c: never}\n")
+    (tmp_path / "mastra-core.yaml").write_text("failures: {d: core}\n")
+    assert expectations.load("@mastra/core", tmp_path, "1.52.1", "1.52.1") == {"d": "core"}

@@ -32,7 +32,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from .base import AdapterFault
+from .base import AdapterFault, AdapterUnavailable
 from .node_bridge import bridge_script
 from .release_install import release_script
 from .subprocess import SubprocessAdapter
@@ -161,6 +161,7 @@ class ProviderAdapter(SubprocessAdapter):
     unset_env: tuple[str, ...] = ()               # variables the bridge must not inherit
     vendored: tuple[str, ...] = ()                # npm packages whose listed files the provider imports
     min_timeout = 0.0                             # seconds: the per-call deadline never goes below it
+    package = ""                                  # the npm package providers/<provider>.mjs imports, if any
 
     def bridge_env(self, server: LocalServer | None) -> dict[str, str]:
         """The bridge's environment for the provider (a server's endpoint and bucket)."""
@@ -170,6 +171,10 @@ class ProviderAdapter(SubprocessAdapter):
         """core_version: the @mastra/core release to run on (None: the bridge's own, 1.71.0);
         process: the subprocess adapter's own options (max_line, hermetic)."""
         script = bridge_script() if core_version is None else release_script(core_version)
+        if self.package and not (script.parent / "node_modules" / self.package / "package.json").is_file():
+            raise AdapterUnavailable(f"{self.package} is not installed beside @mastra/core {core_version} "
+                                     f"({script.parent}): a release install leaves out a provider whose peer "
+                                     "range names newer cores (adapters/release_install.py)")
         for package in self.vendored:
             ensure_vendored(script.parent, package)
         self.server = self.server_class() if self.server_class is not None else None
