@@ -79,11 +79,13 @@ export function getSession(params) {
 }
 
 async function buildTools(session) {
-  // With Mastra Code's names, the names this tool set has (a later setToolsConfig does not rename it).
-  session.toolAliases = aliasesOf(session.workspace.getToolsConfig?.());
+  const config = session.workspace.getToolsConfig?.();
   const requestContext = new RequestContext(Object.entries(session.requestContext ?? {}));
   const tools = await createWorkspaceTools(session.workspace, { requestContext, workspace: session.workspace },
     session.toolOptions);
+  // With Mastra Code's names, the names this tool set has: kept until a build succeeds (a later
+  // setToolsConfig does not rename the tools in use, nor does a rebuild that threw).
+  session.toolAliases = aliasesOf(config);
   // With skills configured, the agent adds the skill tools (skill, skill_search, skill_read) next to them.
   const skills = session.workspace.skills;
   return skills ? { ...tools, ...createSkillTools(skills) } : tools;
