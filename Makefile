@@ -45,13 +45,14 @@ suite-mastra: setup
 	$(VENV)/bin/wsconf run --adapter mastra -n 2 --results results/mastra.jsonl --junitxml results/mastra.xml
 
 # Every implementation (@mastra/s3 and @mastra/gcs on local servers their adapters start
-# themselves), then the README's conformance table rewritten from the results.
+# themselves, Mastra Code's SandboxFilesystem over LocalSandbox), then the README's conformance table rewritten from the results.
 report: setup
 	-$(VENV)/bin/wsconf run --adapter reference -n 2 --results results/reference.jsonl
 	-$(VENV)/bin/wsconf run --adapter mastra -n 2 --results results/mastra.jsonl
 	-$(VENV)/bin/wsconf run --adapter mastra-s3 -n 2 --results results/mastra-s3.jsonl
 	-$(VENV)/bin/wsconf run --adapter mastra-gcs -n 2 --results results/mastra-gcs.jsonl
-	$(VENV)/bin/wsconf report --readme README.md --html report/index.html "wsref=results/reference.jsonl" "@mastra/core 1.71.0=results/mastra.jsonl" "@mastra/s3 0.6.1=results/mastra-s3.jsonl" "@mastra/gcs 0.2.2=results/mastra-gcs.jsonl"
+	-$(VENV)/bin/wsconf run --adapter mastra-sandboxfs -n 2 --results results/mastra-sandboxfs.jsonl
+	$(VENV)/bin/wsconf report --readme README.md --html report/index.html "wsref=results/reference.jsonl" "@mastra/core 1.71.0=results/mastra.jsonl" "@mastra/s3 0.6.1=results/mastra-s3.jsonl" "@mastra/gcs 0.2.2=results/mastra-gcs.jsonl" "@mastra/code-sdk 1.0.1 (SandboxFilesystem)=results/mastra-sandboxfs.jsonl"
 
 test: setup
 	$(PY) -m pytest -n 2 --dist worksteal tests
