@@ -24,14 +24,16 @@ export const version = sdk.version;
  * local_paths (resolve() strips a leading `/`, so an absolute path is workdir-relative; no `~`, no
  * allowedPaths, no contained: false), tilde_home (`~` is a plain name), allowed_paths and read_only
  * (LocalFilesystem options it has no equivalent of: see filesystemOptions), file_modes (stat() gives
- * no mode and errors carry no code), posix_errors (every error is a plain Error naming the shell
- * command's exit, no ENOENT/EISDIR code), media (stat() gives no mimeType, so read_file never returns
- * media), native_fs (a test provider over LocalFilesystem), nonroot, and the extensions whose cases
- * build their providers from LocalFilesystem itself (mounts, published skills, coding agent, LSP).
- * Kept: symlinks (they are real links in a real folder, and readlink -f checks them), empty_dirs
- * (mkdir makes a real folder), sandbox/processes/host_processes/foreground_sandbox (the case's
- * LocalSandbox is the workspace's, as in Mastra Code), and the workspace features that run on any
- * filesystem's readFile/readdir (bm25, vector, skills).
+ * no mode), posix_errors (every error is a plain Error naming the path or the shell command's exit,
+ * no ENOENT/EISDIR code), media (stat() gives no mimeType, so read_file never returns media),
+ * native_fs (a test provider over LocalFilesystem), sandbox_mounts and coding_agent (their cases
+ * build LocalFilesystems of their own, so the provider would not be what runs), nonroot.
+ * Kept: symlinks (real links in a real folder, checked with readlink -f), empty_dirs (mkdir makes a
+ * real folder), sandbox, processes, host_processes, foreground_sandbox and isolation_bwrap (the
+ * case's LocalSandbox is the workspace's, as in Mastra Code), the workspace features that run on
+ * any filesystem's readFile/readdir (bm25, vector, skills, published_skills, lsp), and the bridge's
+ * extensions that work on any provider (the agent loop and its threads and signals, the Mastra
+ * registry, process cwd and PATH, instance identity, request contexts, tracing, error details).
  */
 export const capabilities = [
   'filesystem',
