@@ -170,15 +170,15 @@ class ProviderAdapter(SubprocessAdapter):
     def __init__(self, timeout: float = 30.0, core_version: str | None = None, **process):
         """core_version: the @mastra/core release to run on (None: the bridge's own, 1.71.0);
         process: the subprocess adapter's own options (max_line, hermetic)."""
-        script = bridge_script() if core_version is None else release_script(core_version)
-        if self.package and not (script.parent / "node_modules" / self.package / "package.json").is_file():
-            raise AdapterUnavailable(f"{self.package} is not installed beside @mastra/core {core_version} "
-                                     f"({script.parent}): a release install leaves out a provider whose peer "
-                                     "range names newer cores (adapters/release_install.py)")
-        for package in self.vendored:
-            ensure_vendored(script.parent, package)
         self.server = self.server_class() if self.server_class is not None else None
         try:
+            script = bridge_script() if core_version is None else release_script(core_version)
+            if self.package and not (script.parent / "node_modules" / self.package / "package.json").is_file():
+                raise AdapterUnavailable(f"{self.package} is not installed beside @mastra/core {core_version} "
+                                         f"({script.parent}): a release install leaves out a provider whose peer "
+                                         "range names newer cores (adapters/release_install.py)")
+            for package in self.vendored:
+                ensure_vendored(script.parent, package)
             env = {"WSCONF_BRIDGE_FILESYSTEM": self.provider, **self.bridge_env(self.server)}
             unset = [arg for k in self.unset_env for arg in ("-u", k)]
             argv = ["env", *unset, *(f"{k}={v}" for k, v in env.items()), "node", str(script)]
