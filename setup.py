@@ -13,7 +13,7 @@ BUNDLE = {
     "expectations": ROOT / "conformance" / "expectations",
     "mastra-bridge": ROOT / "tools" / "mastra-bridge",
 }
-SKIP = shutil.ignore_patterns("node_modules", "__pycache__", "*.pyc")
+SKIP = shutil.ignore_patterns("node_modules", "vendor", "__pycache__", "*.pyc")  # vendor: fetched by npm pack, never shipped
 
 
 class BuildWithBundle(build_py):

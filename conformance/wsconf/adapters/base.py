@@ -85,6 +85,10 @@ class Adapter:
     # The folder of the runtime executable running the implementation (hello `runtimeDir`, capability
     # runtime_dir): the case placeholder {{runtime_dir}}.
     runtime_dir: str | None = None
+    # The LocalFilesystem options its filesystem honours (hello `filesystemOptions`): option ->
+    # True (any value) or the tuple of values it honours; None means every option. A case passing
+    # any other in `workspace.filesystem` is unsupported, naming the option.
+    filesystem_options: dict[str, object] | None = None
 
     def open(self, root: str, outside: str, home: str, workspace: dict) -> Session:
         raise NotImplementedError

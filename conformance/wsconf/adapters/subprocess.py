@@ -314,6 +314,14 @@ class SubprocessAdapter(Adapter):
             self.process.kill()
             raise AdapterFault(f"hello: `runtimeDir` must be a string (a folder), got {runtime_dir!r}")
         self.runtime_dir = runtime_dir
+        options = hello.get("filesystemOptions")
+        if options is not None and not (isinstance(options, dict) and all(
+                v is True or isinstance(v, list) for v in options.values())):
+            self.process.kill()
+            raise AdapterFault(f"hello: `filesystemOptions` must be an object of option: true or a list of values, "
+                               f"got {options!r}")
+        self.filesystem_options = None if options is None else {
+            k: True if v is True else tuple(v) for k, v in options.items()}
         return hello
 
     def own_pids(self) -> set[int]:

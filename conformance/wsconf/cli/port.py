@@ -15,8 +15,11 @@ def cmd_init(args) -> int:
 def cmd_bridge(args) -> int:
     from ..adapters.base import AdapterFault
     from ..adapters.node_bridge import bridge_dir
+    from ..adapters.vendored import ensure_vendored, manifest
     try:
         folder = bridge_dir()
+        for package in manifest(folder):  # the provider files taken from npm tarballs (mastra-sandboxfs)
+            ensure_vendored(folder, package)
     except AdapterFault as exc:
         print(f"wsconf bridge install: {exc}", file=sys.stderr)
         return 1
@@ -68,7 +71,8 @@ def register(sub) -> None:
     ini.set_defaults(func=cmd_init)
 
     br = sub.add_parser("bridge", help="the upstream bridge (the mastra adapters): `wsconf bridge install`")
-    br.add_argument("action", choices=["install"], help="npm ci the bundled bridge into the user cache; prints its folder")
+    br.add_argument("action", choices=["install"], help="npm ci the bundled bridge into the user cache, with the "
+                    "files vendor.json takes from npm tarballs; prints its folder")
     br.set_defaults(func=cmd_bridge)
 
     exp = sub.add_parser("expectations", help="show or rewrite an implementation's expected failures from a results file")

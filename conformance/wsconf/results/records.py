@@ -8,7 +8,6 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..spec.versions import key
 
 MATCHES = "passed"  # the one raw outcome that means "behaves as the pinned expectation"
 

@@ -8,8 +8,12 @@ conformance/expectations/<implementation>.yaml:
     failures:                    # a case on its own
       read_file.some.case: "the page documents X; 1.71.0 returns Y"
 
-A reason beginning with REVIEW is a draft (`wsconf expectations --draft`) nobody has checked yet:
-the run names every one still in force.
+<implementation>@<version>.yaml wins for that version of the implementation; for a provider on
+another @mastra/core release (`mastra-sandboxfs@1.52.1`), <implementation>@mastra-core-<core>.yaml
+wins for that release.
+
+A reason beginning with REVIEW is a draft (`wsconf expectations`) nobody has checked yet: the run
+names every one still in force.
 """
 from __future__ import annotations
 
@@ -31,15 +35,20 @@ def path_for(implementation: str, directory: Path | None = None) -> Path:
     return Path(directory or EXPECTATIONS_DIR) / f"{slug(implementation)}.yaml"
 
 
-def resolve(implementation: str, directory: Path | None = None, version: str | None = None) -> Path | None:
-    """The file in force: <implementation>@<version>.yaml when there is one, else <implementation>.yaml."""
+def resolve(implementation: str, directory: Path | None = None, version: str | None = None,
+            core: str | None = None) -> Path | None:
+    """The file in force: <implementation>@<version>.yaml when there is one, then (a provider on
+    @mastra/core `core`) <implementation>@mastra-core-<core>.yaml, else <implementation>.yaml."""
     folder = Path(directory or EXPECTATIONS_DIR)
-    candidates = ([folder / f"{slug(implementation)}@{version}.yaml"] if version else []) + [path_for(implementation, folder)]
+    candidates = ([folder / f"{slug(implementation)}@{version}.yaml"] if version else []) + (
+        [folder / f"{slug(implementation)}@mastra-core-{core}.yaml"] if core and implementation != "@mastra/core"
+        else []) + [path_for(implementation, folder)]
     return next((p for p in candidates if p.exists()), None)
 
 
-def load(implementation: str, directory: Path | None = None, version: str | None = None) -> dict[str, str]:
-    path = resolve(implementation, directory, version)
+def load(implementation: str, directory: Path | None = None, version: str | None = None,
+         core: str | None = None) -> dict[str, str]:
+    path = resolve(implementation, directory, version, core)
     if path is None:
         return {}
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}

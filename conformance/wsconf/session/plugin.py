@@ -28,6 +28,7 @@ from ..judge.runner import ERROR, FAILED, NOT_APPLICABLE, PASSED, UNSUPPORTED, r
 from ..results.journal import Journal
 from ..spec.loader import load_spec
 from ..spec.tool_names import tool_id
+from ..spec.versions import implementation_version
 from . import expectations
 from .findings import terminal_lines
 from .header import describe_run, header_lines
@@ -149,14 +150,14 @@ class WsconfState:
         if self.config.getoption("wsconf_no_expectations"):
             return None
         return expectations.resolve(self.adapter.name, self.config.getoption("wsconf_expectations"),
-                                    self.adapter.version)
+                                    self.adapter.version, implementation_version(self.adapter))
 
     def expected_failures(self) -> dict[str, str]:
         if self.config.getoption("wsconf_no_expectations"):
             return {}
         if self._expected is None:  # read once per process, not once per case
             self._expected = expectations.load(self.adapter.name, self.config.getoption("wsconf_expectations"),
-                                               self.adapter.version)
+                                               self.adapter.version, implementation_version(self.adapter))
         return self._expected
 
     def describe(self, spec_root: Path) -> dict:
