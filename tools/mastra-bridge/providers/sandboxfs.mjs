@@ -21,14 +21,16 @@ export const version = sdk.version;
 
 /**
  * What this provider can represent (spec/capabilities.yaml). Left out, and why:
- * local_paths (resolve() strips a leading `/`, so an absolute path is workdir-relative; no `~`, no
- * allowedPaths, no contained: false), tilde_home (`~` is a plain name), allowed_paths and read_only
+ * absolute_paths (resolve() strips a leading `/`, so an absolute path is workdir-relative; no
+ * contained: false), host_paths (its errors name the path as typed, never the folder's own path),
+ * local_identity (it is not LocalFilesystem: its own id, provider "sandbox", instructions), tilde_home (`~` is a plain name), allowed_paths and read_only
  * (LocalFilesystem options it has no equivalent of: see filesystemOptions), file_modes (stat() gives
  * no mode), posix_errors (every error is a plain Error naming the path or the shell command's exit,
  * no ENOENT/EISDIR code), media (stat() gives no mimeType, so read_file never returns media),
  * native_fs (a test provider over LocalFilesystem), sandbox_mounts and coding_agent (their cases
  * build LocalFilesystems of their own, so the provider would not be what runs), nonroot.
- * Kept: symlinks (real links in a real folder, checked with readlink -f), empty_dirs (mkdir makes a
+ * Kept: containment (resolve() refuses a path whose `..` leaves the workdir, and readlink -f
+ * refuses one whose link leads out of it), symlinks (real links in a real folder, checked with readlink -f), empty_dirs (mkdir makes a
  * real folder), sandbox, processes, host_processes, foreground_sandbox and isolation_bwrap (the
  * case's LocalSandbox is the workspace's, as in Mastra Code), the workspace features that run on
  * any filesystem's readFile/readdir (bm25, vector, skills, published_skills, lsp), and the bridge's
@@ -37,6 +39,7 @@ export const version = sdk.version;
  */
 export const capabilities = [
   'filesystem',
+  'containment',
   'symlinks',
   'empty_dirs',
   'fs_interface',
