@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, needs_bwrap
 from test_harness_faults import FAKE, alive
 
 CASES = "tool: read_file\ncases:\n" + "".join(f'''  - id: read_file.t.{name}
@@ -161,7 +161,7 @@ WATCHED = ("isolation:      watched: writes outside the root are found afterward
 HERMETIC = "isolation:      hermetic (bwrap): the implementation can write only in the case folders"
 
 
-@pytest.mark.parametrize("hermetic", [False, True])
+@pytest.mark.parametrize("hermetic", [False, pytest.param(True, marks=needs_bwrap)])
 def test_the_header_says_how_the_implementation_is_confined(suite, hermetic, monkeypatch):
     monkeypatch.setenv("WSCONF_FAKE_PIDS", os.devnull)  # bwrap lets it write nowhere else
     # Watched: a write in the implementation's HOME is seen afterwards. Hermetic: one in /tmp fails.
