@@ -58,3 +58,38 @@ def test_the_committed_expectation_files_name_only_existing_cases():
         import yaml
         listed = set((yaml.safe_load(path.read_text()) or {}).get("failures") or {})
         assert listed <= known, f"{path.name}: {sorted(listed - known)}"
+
+
+# The child counts the tracebacks pytest builds for the cases (Node._repr_failure_py), then runs.
+COUNTING = """
+import sys, pytest, _pytest.nodes as nodes
+built = nodes.Node._repr_failure_py
+def counted(self, *args, **kwargs):
+    with open(sys.argv[1], "a") as out:
+        out.write(self.name + "\\n")
+    return built(self, *args, **kwargs)
+nodes.Node._repr_failure_py = counted
+sys.exit(pytest.main(sys.argv[2:]))
+"""
+
+
+def test_an_expected_failure_builds_no_traceback(tmp_path, mini_spec):
+    """An xfail costs what a pass costs: pytest reports it by its reason, so the traceback it would
+    build for the exception (about 0.5 s a case) is not built. A real failure keeps its report."""
+    import subprocess
+    import sys
+    spec = one_case_spec(tmp_path, mini_spec, "File not found: something else")
+    text = (spec / "cases" / "read_file" / "a.yaml").read_text()
+    (spec / "cases" / "read_file" / "b.yaml").write_text(text.replace("read_file.t.one", "read_file.t.two"))
+    exp = tmp_path / "exp"
+    expectations.write("wsref", {"read_file.t.one": "a known difference, for the test"}, exp)
+    built, junit = tmp_path / "built.txt", tmp_path / "j.xml"
+    proc = subprocess.run([sys.executable, "-c", COUNTING, str(built), str(spec / "cases"), "-q", "-rxf",
+                           "-p", "no:cacheprovider", "--wsconf-expectations", str(exp), "--junitxml", str(junit)],
+                          capture_output=True, text=True, timeout=300)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1, out
+    assert "/a.yaml::read_file.t.one - a known difference, for the test" in out, out
+    assert "read_file.t.two (spec/cases/read_file/b.yaml:3) checks tools.read.errors.not_found" in out, out
+    assert not built.exists()  # neither the xfail nor the failure (its own short report)
+    assert 'message="a known difference, for the test"' in junit.read_text()

@@ -409,6 +409,10 @@ class CaseItem(pytest.Item):
         self.user_properties.append(("wsconf", json.dumps(record, default=str)))
 
     def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, pytest.xfail.Exception):
+            # pytest reports an xfail by its reason; the traceback super() would build (half a second
+            # per case: it reads the source of every frame) is never shown.
+            return str(excinfo.value)
         if isinstance(excinfo.value, CaseFailure):
             claims = ", ".join(self.case.claims)
             # A lone surrogate (half an emoji) cannot be encoded for the terminal or an xdist worker.
