@@ -84,3 +84,42 @@ def test_expectations_update_writes_into_the_ports_configured_folder(tmp_path, c
     assert not expectations.path_for("toy-port").exists()
     code, _, err = run(capsys, "expectations", "toy-port", str(results), "--update", "--expectations", "other")
     assert code == 0 and (tmp_path / "other" / "toy-port.yaml").exists()
+
+
+def test_show_names_every_kind_of_step_by_what_it_calls():
+    """`list tools` heads only the list_tools steps; every other kind says what it calls (its op)."""
+    from wsconf.reports.case_text import case_lines
+    spec = load_spec()
+    heads = {"tool": "", "fs": "(the `fs` op)", "workspace": "(the `workspace` op)",
+             "list_tools": "as the `tools` op lists them", "tool_info": "with `size` measured by the harness",
+             "retool": "(the `retool` op)", "hook_log": "(the `hookLog` op)", "agent": "(the `agent` op)",
+             "group": "(the `group` op)", "concurrent": "(the `calls` op)", "needs_approval": "(the `needsApproval` op)",
+             "wait": "the harness waits until", "host": "the harness changes the tree"}
+    seen = set()
+    for case in spec.cases:
+        lines = [line for line in case_lines(case, spec) if line.startswith("Step ")]
+        assert len(lines) == len(case.steps), case.id
+        for step, line in zip(case.steps, lines):
+            (kind,) = [k for k in heads if k in step]
+            called = f"{step['tool']}(" if kind == "tool" else ""
+            assert line.startswith(f"Step {step['id']}: {called}") and heads[kind] in line, (case.id, line)
+            seen.add(kind)
+    assert seen == set(heads)
+
+
+def test_show_says_the_harness_measures_a_descriptions_size(capsys):
+    code, out, _ = run(capsys, "show", "descriptions.read_file")
+    assert code == 0
+    assert ("Step info: tool_info mastra_workspace_read_file: that tool as the `tools` op lists it, with `size` "
+            "measured by the harness from its description (JavaScript string length, UTF-8 bytes, lines, o200k_base "
+            "tokens), not answered by the implementation") in out.splitlines()
+
+
+def test_show_explains_the_glyphs_it_uses(capsys):
+    code, out, _ = run(capsys, "show", "read_file.output.trailing_newline_extra_row")
+    assert code == 0 and out.splitlines()[-1] == "Glyphs: ⏎̸ the text has no final newline"
+    tabs = next(c for c in load_spec().cases if any("\t" in str(v) for v in (c.setup.get("files") or {}).values()))
+    code, out, _ = run(capsys, "show", tabs.id)
+    assert "⇥ a tab" in out.splitlines()[-1]
+    code, out, _ = run(capsys, "show", "descriptions.read_file")
+    assert "Glyphs" not in out  # nothing shown literally, nothing to explain
