@@ -77,7 +77,7 @@ def test_expectations_update_writes_into_the_ports_configured_folder(tmp_path, c
         "implementation: toy-port\nfailures:\n  read_file.output.empty_file: the reviewed reason\n")
     monkeypatch.chdir(tmp_path)
     code, out, _ = run(capsys, "expectations", "toy-port", str(results))
-    assert code == 0 and out == "read_file.output.empty_file: the reviewed reason\n"
+    assert code == 0 and out == expectations.dump("toy-port", {"read_file.output.empty_file": "the reviewed reason"})
     code, _, err = run(capsys, "expectations", "toy-port", str(results), "--update")
     assert code == 0 and str(tmp_path / "mine" / "toy-port.yaml") in err
     assert expectations.load("toy-port", tmp_path / "mine") == {"read_file.output.empty_file": "the reviewed reason"}
@@ -123,3 +123,48 @@ def test_show_explains_the_glyphs_it_uses(capsys):
     assert "⇥ a tab" in out.splitlines()[-1]
     code, out, _ = run(capsys, "show", "descriptions.read_file")
     assert "Glyphs" not in out  # nothing shown literally, nothing to explain
+
+
+def _results_file(path, records, implementation="toy-port"):
+    lines = [{"run": {"implementation": implementation}}] + records
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    return path
+
+
+def test_expectations_from_a_partial_run_changes_only_the_cases_it_ran(tmp_path, capsys):
+    """A results file of three cases: the failing new one is drafted, the listed one that passes is
+    removed, the listed one still failing keeps its reason; the 139 entries of cases it did not run stay."""
+    import yaml
+
+    from wsconf.session import expectations
+    folder = tmp_path / "exp"
+    others = {f"read_file.other.case_{n:03}": f"reason {n}" for n in range(139)}
+    listed = {**others, "read_file.t.fixed": "was broken", "read_file.t.still": "still broken",
+              "read_file.t.unsupported": "needs media"}
+    expectations.write("toy-port", listed, folder)
+    results = _results_file(tmp_path / "r.jsonl", [
+        {"id": "read_file.t.new", "outcome": "failed", "message": "step 'read': the text differs: \"a\" vs 'b'"},
+        {"id": "read_file.t.fixed", "outcome": "xpass", "message": "listed but passed"},
+        {"id": "read_file.t.still", "outcome": "xfail", "message": "still broken", "detail": "step 'read': differs"},
+        {"id": "read_file.t.unsupported", "outcome": "unsupported", "message": "needs media"},
+        {"id": "read_file.t.fine", "outcome": "passed", "message": ""}])
+    code, out, err = run(capsys, "expectations", "toy-port", str(results), "--expectations", str(folder))
+    drafted = {**others, "read_file.t.new": "REVIEW: step 'read': the text differs: \"a\" vs 'b'",
+               "read_file.t.still": "still broken", "read_file.t.unsupported": "needs media"}
+    assert code == 0 and yaml.safe_load(out) == {"implementation": "toy-port", "failures": drafted}
+    assert err.splitlines() == [
+        f"draft of {folder}/toy-port.yaml: 142 entries (1 new, 1 removed as passing, 140 kept: cases {results} did not "
+        "run)", "1 entries start with 'REVIEW:': write the real reason of each (what the implementation does and why) "
+        "before committing; `wsconf run` fails while any is left"]
+    assert expectations.load("toy-port", folder) == listed  # printed, not written
+    code, out, err = run(capsys, "expectations", "toy-port", str(results), "--expectations", str(folder), "--update")
+    assert (code, out) == (0, "") and err.startswith(f"wrote {folder}/toy-port.yaml: 142 entries")
+    assert expectations.load("toy-port", folder) == drafted
+
+
+def test_expectations_refuse_another_implementations_results(tmp_path, capsys):
+    results = _results_file(tmp_path / "r.jsonl", [{"id": "read_file.t.a", "outcome": "failed", "message": "x"}],
+                            implementation="@mastra/core")
+    code, out, err = run(capsys, "expectations", "toy-port", str(results), "--expectations", str(tmp_path))
+    assert (code, out) == (2, "")
+    assert err == f"wsconf expectations: {results} holds the results of '@mastra/core', not 'toy-port'\n"

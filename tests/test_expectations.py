@@ -51,13 +51,26 @@ def test_a_stale_entry_fails_the_run(tmp_path, mini_spec):
     assert code == 1
 
 
+def test_a_reason_left_as_the_drafts_placeholder_fails_the_run(tmp_path, mini_spec):
+    """`wsconf expectations` drafts `REVIEW: <first line>`: a run must not go green on a reason nobody wrote."""
+    spec = one_case_spec(tmp_path, mini_spec, "File not found: something else")
+    exp = tmp_path / "exp"
+    path = expectations.write("wsref", {"read_file.t.one": "REVIEW: step 'read': the error message differs"}, exp)
+    code, records, out = run_suite(tmp_path, "reference", "--wsconf-expectations", str(exp), spec=spec)
+    assert [r["outcome"] for r in records] == ["xfail"]
+    assert (f"unreviewed expectation: read_file.t.one in {path}: its reason is still a draft (\"REVIEW: step 'read': "
+            "the error message differs\"); write what the implementation does and why") in out
+    assert code == 1
+
+
 def test_the_committed_expectation_files_name_only_existing_cases():
     from wsconf.spec import load_spec
     known = {c.id for c in load_spec(SPEC).cases}
     for path in sorted(expectations.EXPECTATIONS_DIR.glob("*.yaml")):
         import yaml
-        listed = set((yaml.safe_load(path.read_text()) or {}).get("failures") or {})
-        assert listed <= known, f"{path.name}: {sorted(listed - known)}"
+        listed = (yaml.safe_load(path.read_text()) or {}).get("failures") or {}
+        assert set(listed) <= known, f"{path.name}: {sorted(set(listed) - known)}"
+        assert expectations.unreviewed(listed) == [], path.name
 
 
 # The child counts the tracebacks pytest builds for the cases (Node._repr_failure_py), then runs.

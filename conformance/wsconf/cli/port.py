@@ -25,27 +25,33 @@ def cmd_bridge(args) -> int:
 
 
 def cmd_expectations(args) -> int:
-    """Rewrite an implementation's expectations file from a results file, for review."""
+    """Draft an implementation's expectations file from a results file, for review: the cases the
+    results ran are updated, every other entry is kept."""
     from ..reports.table import load_results
     from ..session import expectations
+    from ..reports.table import load_run
     records = load_results(args.results)
+    judged = (load_run(args.results) or {}).get("implementation")
+    if judged and expectations.slug(judged) != expectations.slug(args.implementation):
+        print(f"wsconf expectations: {args.results} holds the results of {judged!r}, not {args.implementation!r}",
+              file=sys.stderr)
+        return 2
     # the folder `wsconf run` reads: --expectations, else the port's config, else the bundled one
     folder = configured(args, "expectations")
     current = expectations.load(args.implementation, folder)
-    failures = {}
-    for r in records:
-        if r["outcome"] in ("failed", "error", "xfail"):
-            first_line = (r.get("detail") or r["message"]).strip().splitlines()[0] if (r.get("detail") or r["message"]) else ""
-            failures[r["id"]] = current.get(r["id"]) or f"REVIEW: {first_line[:200]}"
-    if not args.update:
-        for case_id, reason in sorted(failures.items()):
-            print(f"{case_id}: {reason}")
-        return 0
-    path = expectations.write(args.implementation, failures, folder)
-    new = sorted(set(failures) - set(current))
-    gone = sorted(set(current) - set(failures))
-    print(f"wrote {path}: {len(failures)} entries ({len(new)} new, {len(gone)} removed). "
-          "Replace every 'REVIEW:' with the real reason before committing.", file=sys.stderr)
+    draft = expectations.draft(current, records)
+    where = expectations.path_for(args.implementation, folder)
+    if args.update:
+        expectations.write(args.implementation, draft.failures, folder)
+    else:
+        sys.stdout.write(expectations.dump(args.implementation, draft.failures))
+    print(f"{'wrote' if args.update else 'draft of'} {where}: {len(draft.failures)} entries ({len(draft.new)} new, "
+          f"{len(draft.removed)} removed as passing, {len(draft.kept)} kept: cases {args.results} did not run)",
+          file=sys.stderr)
+    todo = expectations.unreviewed(draft.failures)
+    if todo:
+        print(f"{len(todo)} entries start with {expectations.REVIEW!r}: write the real reason of each (what the "
+              "implementation does and why) before committing; `wsconf run` fails while any is left", file=sys.stderr)
     return 0
 
 
@@ -62,7 +68,8 @@ def register(sub) -> None:
     br.add_argument("action", choices=["install"], help="npm ci the bundled bridge into the user cache; prints its folder")
     br.set_defaults(func=cmd_bridge)
 
-    exp = sub.add_parser("expectations", help="show or rewrite an implementation's expected failures from a results file")
+    exp = sub.add_parser("expectations", help="draft an implementation's expected failures from a results file (printed, "
+                                              "or written with --update); only the cases the results ran change")
     exp.add_argument("implementation", help='the implementation name, e.g. "@mastra/core" or wsref')
     exp.add_argument("results", help="a results file from `wsconf run --results`")
     exp.add_argument("--expectations", default=None,

@@ -444,22 +444,27 @@ def pytest_sessionfinish(session, exitstatus):
     config = session.config
     if hasattr(config, "workerinput"):
         return
-    stale = _stale_expectations(session)
-    if stale:
-        config.stash[STALE] = stale
+    problems = _expectation_problems(session)
+    if problems:
+        config.stash[STALE] = problems
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 STALE = pytest.StashKey[list]()
 
 
-def _stale_expectations(session) -> list[str]:
-    """Entries in the expectations file naming cases that no longer exist."""
+def _expectation_problems(session) -> list[str]:
+    """What makes the expectations file untrue: entries naming cases that no longer exist, and reasons
+    still the draft's REVIEW: placeholder (a run must not go green on reasons nobody wrote)."""
     state = session.config.stash[STATE]
     if state.spec is None or state._adapter is None or session.config.getoption("wsconf_no_expectations"):
         return []
+    listed = state.expected_failures()
     known = {c.id for c in state.spec.cases}
-    return sorted(set(state.expected_failures()) - known)
+    where = state.expectations_file()
+    return ([f"stale expectation: {case_id} is listed but no such case exists" for case_id in sorted(set(listed) - known)]
+            + [f"unreviewed expectation: {case_id} in {where}: its reason is still a draft ({listed[case_id]!r}); "
+               "write what the implementation does and why" for case_id in expectations.unreviewed(listed)])
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
@@ -478,9 +483,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         counts = by_tool[tool]
         tr.write_line(f"{tool:<22}{sum(counts.values()):>7}" + "".join(f"{counts[c]:>15}" for c in cols))
     tr.write_line(f"{'all':<22}{sum(total.values()):>7}" + "".join(f"{total[c]:>15}" for c in cols))
-    stale = config.stash.get(STALE, [])
-    for case_id in stale:
-        tr.write_line(f"stale expectation: {case_id} is listed but no such case exists", red=True)
+    for problem in config.stash.get(STALE, []):
+        tr.write_line(problem, red=True)
 
 
 __all__ = ["visible"]
