@@ -53,6 +53,8 @@ def cmd_run(args) -> int:
         argv += ["--wsconf-max-line", args.max_line]
     if args.all_versions:
         argv.append("--wsconf-all-versions")
+    if args.all_tools:
+        argv.append("--wsconf-all-tools")
     argv += args.pytest_args or []
     return int(pytest.main(argv))
 
@@ -111,6 +113,8 @@ def register(sub) -> None:
     run.add_argument("--no-expectations", action="store_true", help="ignore the expectations file")
     run.add_argument("--all-versions", action="store_true",
                      help="run every case whatever its `versions` say (how `make matrix` measures the ranges)")
+    run.add_argument("--all-tools", action="store_true",
+                     help="the summary shows every tool, not only the implementation's own")
     run.add_argument("-x", action="store_true", help="stop at the first failure")
     run.add_argument("--hermetic", action="store_true",
                      help="run the implementation under bwrap: everything outside the case folders read-only")

@@ -7,6 +7,7 @@ import json
 from collections import Counter
 
 from ..judge.render import describe, diff
+from ..results.records import by_tool
 from ..spec.loader import load_spec
 
 STYLE = """
@@ -36,15 +37,17 @@ def _cell(c: Counter) -> str:
 
 def render(runs: list[tuple[str, list[dict]]]) -> str:
     spec = load_spec()
-    tools = sorted({r["tool"] for _, records in runs for r in records})
+    counts = [by_tool(records) for _, records in runs]  # a case counts under every tool it calls
+    tools = sorted({tool for per_run in counts for tool in per_run if tool != "all"})
     out = ["<!doctype html><meta charset=utf-8><title>wsconf conformance report</title>",
            f"<style>{STYLE}</style><h1>wsconf conformance report</h1>",
-           "<p>Each cell: passed / cases, then failures, expected failures (xfail) and unsupported cases.</p>",
+           "<p>Each cell: passed / cases, then failures, expected failures (xfail) and unsupported cases; a case "
+           "counts under every tool it calls.</p>",
            "<table><tr><th>tool</th>" + "".join(f"<th>{html.escape(label)}</th>" for label, _ in runs) + "</tr>"]
     for tool in tools + ["all"]:
         row = [f"<td>{html.escape(tool)}</td>"]
-        for _, records in runs:
-            row.append(_cell(Counter(r["outcome"] for r in records if tool == "all" or r["tool"] == tool)))
+        for per_run in counts:
+            row.append(_cell(per_run.get(tool, Counter())))
         out.append("<tr>" + "".join(row) + "</tr>")
     out.append("</table>")
     for label, records in runs:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,6 +61,24 @@ def load_results(path: str | Path) -> Results:
 
 def is_results_file(text: str) -> bool:
     return text.endswith((".jsonl", ".json")) and Path(text).is_file()
+
+
+# -- "by tool": one definition for the run's summary, `wsconf report --by-tool`, the HTML report, the site
+
+def families(record: dict) -> list[str]:
+    """The tools a case counts under: every tool it calls (Case.families, which the run records as
+    `tools`), else its file's family. A case calling read_file and write_file counts under both."""
+    return list(record.get("tools") or [record["tool"]])
+
+
+def by_tool(records) -> dict[str, Counter]:
+    """Per tool, the outcomes of the cases that count under it (families); every case once in "all"."""
+    records = list(records)
+    counts: dict[str, Counter] = {}
+    for record in records:
+        for family in families(record):
+            counts.setdefault(family, Counter())[record["outcome"]] += 1
+    return dict(sorted(counts.items())) | {"all": Counter(record["outcome"] for record in records)}
 
 
 # -- comparable outputs ---------------------------------------------------------------------------

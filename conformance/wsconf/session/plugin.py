@@ -13,7 +13,6 @@ import re
 import shutil
 import signal
 import sys
-from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
@@ -23,14 +22,13 @@ from ..adapters.registry import load_adapter
 from ..adapters.subprocess import DEFAULT_MAX_LINE
 from ..isolation import reaper, sizes
 from ..judge.render import surrogates_escaped, visible
-from ..judge.runner import ERROR, FAILED, NOT_APPLICABLE, PASSED, UNSUPPORTED, run_case
+from ..judge.runner import ERROR, NOT_APPLICABLE, PASSED, UNSUPPORTED, run_case
 from ..results.journal import Journal
 from ..spec.loader import load_spec
-from ..spec.tool_names import tool_id
+from ..spec.tool_names import family_of, tool_id
 from . import expectations
 from .header import describe_run, header_lines
-
-XFAIL, XPASS = "xfail", "xpass"
+from .summary import XFAIL, XPASS, summary_lines
 
 
 def pytest_addoption(parser):
@@ -57,6 +55,8 @@ def pytest_addoption(parser):
                          "any other are unsupported (default: what its hello declares, else all)")
     group.addoption("--wsconf-max-line", type=size, default=DEFAULT_MAX_LINE,
                     help="largest response line an implementation may send, e.g. 64MB (the default): a longer one is a fault")
+    group.addoption("--wsconf-all-tools", action="store_true",
+                    help="the summary shows every tool, not only the implementation's own")
     group.addoption("--wsconf-hermetic", action="store_true",
                     help="run the implementation under bwrap, everything outside the case folders read-only")
 
@@ -385,7 +385,7 @@ class CaseItem(pytest.Item):
             self._record(NOT_APPLICABLE, result.message, [], 0.0)
             pytest.skip(result.message)
         if outcome == UNSUPPORTED:
-            self._record(UNSUPPORTED, result.message, result.steps, result.duration)
+            self._record(UNSUPPORTED, result.message, result.steps, result.duration, missing=self._missing(adapter, state))
             pytest.skip(f"unsupported: {result.message}")
         if reason is not None:
             if outcome == PASSED:
@@ -398,13 +398,21 @@ class CaseItem(pytest.Item):
         if outcome != PASSED:
             raise CaseFailure(result.message)
 
-    def _record(self, outcome, message, steps, duration=0.0, detail=""):
+    def _missing(self, adapter, state) -> dict:
+        """What the implementation lacks for this case: capabilities it needs, tools it calls."""
+        implemented = state.implemented()[0]
+        return {"capabilities": sorted(set(self.case.needs) - set(adapter.capabilities)),
+                "tools": [family_of(t) for t in self.case.tools_called if implemented is not None and t not in implemented]}
+
+    def _record(self, outcome, message, steps, duration=0.0, detail="", missing=None):
         adapter = self.config.stash[STATE]._adapter
         record = {"id": self.case.id, "tool": self.case.tool, "tools": list(self.case.families),
                   "claims": self.case.claims,
                   "implementation": getattr(adapter, "name", None), "version": getattr(adapter, "version", None),
                   "outcome": outcome, "message": message, "detail": detail, "duration": round(duration, 4),
                   "steps": steps}
+        if missing is not None:
+            record["missing"] = missing
         # ASCII escapes: results may hold lone surrogates, which cannot cross to xdist workers raw
         self.user_properties.append(("wsconf", json.dumps(record, default=str)))
 
@@ -470,19 +478,11 @@ def _expectation_problems(session) -> list[str]:
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if hasattr(config, "workerinput") or not _results:
         return
-    by_tool: dict[str, Counter] = defaultdict(Counter)
-    for record in _results:  # a case counts under every tool it calls
-        for family in record.get("tools") or [record["tool"]]:
-            by_tool[family][record["outcome"]] += 1
-    cols = [PASSED, FAILED, XFAIL, XPASS, UNSUPPORTED, NOT_APPLICABLE, ERROR]
     tr = terminalreporter
     tr.section("wsconf summary")
-    tr.write_line(f"{'tool':<22}{'cases':>7}" + "".join(f"{c.replace('_', ' '):>15}" for c in cols))
-    total = Counter(record["outcome"] for record in _results)
-    for tool in sorted(by_tool):
-        counts = by_tool[tool]
-        tr.write_line(f"{tool:<22}{sum(counts.values()):>7}" + "".join(f"{counts[c]:>15}" for c in cols))
-    tr.write_line(f"{'all':<22}{sum(total.values()):>7}" + "".join(f"{total[c]:>15}" for c in cols))
+    implemented = config.stash[RUN].get("tools") if RUN in config.stash else None
+    for line in summary_lines(_results, implemented, config.getoption("wsconf_all_tools")):
+        tr.write_line(line)
     for problem in config.stash.get(STALE, []):
         tr.write_line(problem, red=True)
 
