@@ -131,3 +131,24 @@ def test_the_summary_shows_the_implementations_tools_and_what_their_unsupported_
     assert everything[-3:] == ["  grep: 2 unsupported: 2 call grep, 1 need media, 1 need tool_config",
                                "  mkdir: 1 unsupported: 1 call mkdir",
                                "  read_file: 2 unsupported: 2 need tool_config, 1 need media, 1 call grep"]
+
+
+def test_the_html_report_diffs_a_result_in_the_words_of_its_expectation_and_greys_what_did_not_run(tmp_path):
+    """An error expected as {error, error_code} and answered as {kind, message, code}: the diff shows the one
+    line that differs (the code), not every line renamed; a tool whose every case is unsupported is not green."""
+    import html as html_module
+
+    from wsconf.reports.html import render
+    step = {"id": "read", "call": "read (mastra_workspace_read_file)", "args": {"path": "x"},
+            "expected": {"error": "File not found: x", "error_code": "ENOENT"},
+            "actual": {"kind": "error", "message": "File not found: x", "code": "EACCES", "name": "PermissionError"}}
+    records = [{"id": "read_file.errors.missing_file", "tool": "read_file", "claims": [], "outcome": "failed",
+                "message": "error code: expected 'ENOENT', got 'EACCES'", "steps": [step]},
+               *({"id": f"grep.t.{n}", "tool": "grep", "claims": [], "outcome": "unsupported", "message": "lacks",
+                  "steps": []} for n in range(29))]
+    page = render([("port", records)])
+    diff = html_module.unescape(page.split("<p>diff</p><pre>", 1)[1].split("</pre>", 1)[0])
+    assert [line for line in diff.splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")] == [
+        '-  "error_code": "ENOENT"', '+  "error_code": "EACCES"']
+    assert '<tr><td>grep</td><td class="na">0/29 · 29 unsupported</td></tr>' in page
+    assert '<tr><td>read_file</td><td class="bad">0/1 · 1 failed</td></tr>' in page

@@ -8,7 +8,7 @@ import json
 from collections import Counter
 
 from ..judge.render import diff
-from ..results.records import by_tool
+from ..results.records import by_tool, in_expect_terms
 from .html import STYLE
 
 SITE_STYLE = STYLE + """
@@ -149,6 +149,7 @@ def write_site(out_dir, matrix: dict, spec, not_run: list[str], changes_md: str 
                 expected, actual = step.get("expected"), step.get("actual")
                 if expected is None or actual is None:
                     continue
+                actual = in_expect_terms(expected, actual)
                 body.append(f"<p>step <code>{_esc(step.get('call', step.get('id')))}</code>: diff (expected → actual)</p>"
                             f"<pre>{_esc(diff(expected, actual)[:6000])}</pre>")
             body.append("</details>")

@@ -121,6 +121,27 @@ def outputs(record: dict | None) -> list[dict]:
     return [{"step": s.get("id"), "actual": normalise(s.get("actual"))} for s in record.get("steps") or []]
 
 
+def in_expect_terms(expected, actual):
+    """A step's Result written in the words of its `expect` ({"kind": "error", "message", "code"} ->
+    {"error", "error_code"}), with only the keys the expectation checks, so a report can diff the two
+    line by line: what differs is what the verdict compared, not the names of the keys."""
+    if not (isinstance(expected, dict) and isinstance(actual, dict)) or actual.get("kind") not in RESULT_KINDS:
+        return actual
+    kind = actual["kind"]
+    out = {kind: actual.get("message") if kind == "error" else actual.get("value")}
+    for key, field in (("error_code", "code"), ("error_name", "name"), ("error_details", "details"),
+                       ("model", "model"), ("chunks", "chunks"), ("spans", "spans")):
+        if key in expected and (kind == "error" or not key.startswith("error")):
+            out[key] = actual.get(field)
+    if "model_text" in expected:
+        model = actual.get("model")
+        out["model_text"] = model.get("value") if isinstance(model, dict) else model
+    return out
+
+
+RESULT_KINDS = ("text", "error", "value", "media")
+
+
 def shown(value) -> str:
     """One output as a reader wants it: the text itself for a text result, else compact JSON."""
     if isinstance(value, dict):
