@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+from conftest import REPO
 from wsconf.cli import main
 from wsconf.spec import load_spec
 
@@ -168,3 +169,30 @@ def test_expectations_refuse_another_implementations_results(tmp_path, capsys):
     code, out, err = run(capsys, "expectations", "toy-port", str(results), "--expectations", str(tmp_path))
     assert (code, out) == (2, "")
     assert err == f"wsconf expectations: {results} holds the results of '@mastra/core', not 'toy-port'\n"
+
+
+DOCS = ["README.md", "FINDINGS.md", "ARCHITECTURE.md", "spec/README.md", "spec/protocol.md", "spec/adapter.md",
+        "tools/mastra-bridge/README.md", *[f"examples/{p.name}/README.md" for p in (REPO / "examples").iterdir()]]
+
+
+def test_flags_are_named_as_wsconf_run_takes_them():
+    """The docs and the harness's messages name a flag as `wsconf run` takes it (--no-expectations,
+    --hermetic, --timeout, --max-line); the plugin's --wsconf-X spelling only beside plain pytest."""
+    import re
+    for doc in DOCS:
+        for paragraph in (REPO / doc).read_text(encoding="utf-8").split("\n\n"):
+            if "--wsconf-" in paragraph:
+                assert "pytest" in paragraph, f"{doc}: --wsconf-... outside a pytest command line:\n{paragraph}"
+    plugin = (REPO / "conformance/wsconf/session/plugin.py").read_text()
+    options = re.findall(r'addoption\("--wsconf-([a-z-]+)"', plugin)
+    from wsconf.cli import build_parser
+    commands = build_parser()._subparsers._group_actions[0].choices
+    offered = {flag.removeprefix("--") for name in ("run", "properties") for action in commands[name]._actions
+               for flag in action.option_strings}
+    assert len(options) > 10 and [o for o in options if o not in offered] == []
+    from wsconf.session.plugin import isolation
+
+    class Config:
+        def getoption(self, name):
+            return False
+    assert isolation(Config()).endswith("(--hermetic prevents them)")

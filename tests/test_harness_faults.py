@@ -339,7 +339,7 @@ def test_a_workspace_allowed_to_read_the_file_may_return_its_content(pids):
 def test_a_response_line_over_the_cap_is_a_fault(pids):
     results = three_cases("huge", str(3 << 20), max_line=1 << 20)
     assert outcomes(results) == around(ERROR, f"adapter fault in case t.bad, call {CALL}: adapter sent a response "
-                                              "line over the limit of 1,048,576 bytes during 'call' (--wsconf-max-line)")
+                                              "line over the limit of 1,048,576 bytes during 'call' (--max-line)")
 
 
 def test_lines_printed_unasked_are_a_fault_and_never_pile_up(pids):

@@ -145,7 +145,7 @@ def test_a_200_mb_result_keeps_the_harness_small(suite, max_line, outcome, tmp_p
     assert records[::2] == around(outcome, "")[::2]
     if outcome == "error":
         assert records[1][2] == (f"adapter fault in case read_file.t.bad, call {CALL}: adapter sent a response line "
-                                 "over the limit of 67,108,864 bytes during 'call' (--wsconf-max-line)")
+                                 "over the limit of 67,108,864 bytes during 'call' (--max-line)")
     else:
         whole = Path(f"{suite.results}.outputs") / "read_file.t.bad.s1.json"
         assert whole.stat().st_size == size + len('{"kind":"text","model":null,"value":""}')
@@ -157,7 +157,7 @@ def test_a_200_mb_result_keeps_the_harness_small(suite, max_line, outcome, tmp_p
 
 
 WATCHED = ("isolation:      watched: writes outside the root are found afterwards, not prevented "
-           "(--wsconf-hermetic prevents them)")
+           "(--hermetic prevents them)")
 HERMETIC = "isolation:      hermetic (bwrap): the implementation can write only in the case folders"
 
 

@@ -68,7 +68,7 @@ def read_ids(path, spec) -> frozenset[str]:
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except OSError as exc:
-        raise pytest.UsageError(f"--wsconf-ids {path}: {exc.strerror}") from None
+        raise pytest.UsageError(f"--ids {path}: {exc.strerror}") from None
     wanted = set()
     for number, line in enumerate(lines, 1):
         case_id = line.strip()
@@ -92,7 +92,7 @@ def isolation(config) -> str:
     if config.getoption("wsconf_hermetic"):
         where = "bwrap" if shutil.which("bwrap") else "bwrap, which is not installed: no case can run"
         return f"hermetic ({where}): the implementation can write only in the case folders"
-    return "watched: writes outside the root are found afterwards, not prevented (--wsconf-hermetic prevents them)"
+    return "watched: writes outside the root are found afterwards, not prevented (--hermetic prevents them)"
 
 
 class WsconfState:
