@@ -196,3 +196,48 @@ def test_flags_are_named_as_wsconf_run_takes_them():
         def getoption(self, name):
             return False
     assert isolation(Config()).endswith("(--hermetic prevents them)")
+
+
+def test_a_closed_pipe_ends_the_listing_quietly():
+    """`wsconf list | head -1`: no BrokenPipeError traceback, the status of a program killed by SIGPIPE."""
+    import subprocess
+    import sys
+    proc = subprocess.Popen([sys.executable, "-m", "wsconf.cli", "list"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    assert proc.wait(timeout=60) == 141
+    assert first.startswith(b"agent.") and proc.stderr.read() == b""
+
+
+def test_a_tool_typo_in_the_config_is_refused_with_file_line_and_key(tmp_path, capsys, monkeypatch):
+    (tmp_path / "wsconf.toml").write_text('adapter = "reference"\n# the tools it has\ntools = ["read_file", "raed_file"]\n')
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "run")
+    known = "ast_edit, delete, edit_file, execute_command, file_stat, get_process_output, grep, index, kill_process, " \
+            "list_files, lsp_inspect, mkdir, read_file, search, skill, skill_read, skill_search, write_file"
+    assert (code, out) == (2, "")
+    assert err.splitlines()[-1] == (f"wsconf: bad config: {tmp_path}/wsconf.toml:3: tools: unknown tool(s) 'raed_file'; "
+                                    f"the spec's tools are {known}")
+    code, out, err = run(capsys, "run", "--tools", "read_file,lsit_files")
+    assert (code, err.splitlines()[-1]) == (2, f"wsconf run: --tools: unknown tool(s) 'lsit_files'; the spec's tools "
+                                               f"are {known}")
+
+
+def test_the_header_names_the_expectations_file_it_looked_for(tmp_path):
+    from conftest import run_suite
+    code, records, out = run_suite(tmp_path, "reference", "--wsconf-expectations", str(tmp_path / "mine"), "-k",
+                                   "read_file.output.trailing_newline_extra_row")
+    assert code == 0, out[-2000:]
+    assert (f"expectations:   none: no {tmp_path}/mine/wsref.yaml (named after the implementation's name in hello, "
+            "'wsref') (every failure counts)") in out.splitlines()
+
+
+def test_the_readme_names_only_modules_that_exist():
+    """"Why some libraries are ported" and the layout name reference modules by file: each exists."""
+    import re
+    readme = (REPO / "README.md").read_text()
+    named = set(re.findall(r"`([a-z_/]+\.py)`", readme))
+    assert "picomatch.py" in named
+    where = [REPO, REPO / "reference" / "wsref" / "js", REPO / "conformance" / "wsconf",
+             REPO / "conformance" / "wsconf" / "adapters"]
+    assert [name for name in sorted(named) if not any((folder / name).is_file() for folder in where)] == []

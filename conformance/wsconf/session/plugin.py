@@ -25,7 +25,7 @@ from ..judge.render import surrogates_escaped, visible
 from ..judge.runner import ERROR, NOT_APPLICABLE, PASSED, UNSUPPORTED, run_case
 from ..results.journal import Journal
 from ..spec.loader import load_spec
-from ..spec.tool_names import family_of, tool_id
+from ..spec.tool_names import family_of, spec_tools, tool_id, unknown_tools
 from . import expectations
 from .header import describe_run, header_lines
 from .summary import XFAIL, XPASS, summary_lines
@@ -161,7 +161,17 @@ class WsconfState:
         implemented, source = self.implemented()
         return {**describe_run(self.adapter, self.config.getoption("wsconf_adapter"), implemented, source,
                                self.expectations_file(), len(self.expected_failures()), spec_root),
+                "expectations_missing": self.expectations_missing(),
                 "isolation": isolation(self.config)}
+
+    def expectations_missing(self) -> str | None:
+        """Why no expectations file is in force: the file looked for is named after hello's name."""
+        if self.config.getoption("wsconf_no_expectations"):
+            return "--no-expectations"
+        if self.expectations_file() is not None:
+            return None
+        looked_for = expectations.path_for(self.adapter.name, self.config.getoption("wsconf_expectations"))
+        return f"no {looked_for} (named after the implementation's name in hello, {self.adapter.name!r})"
 
     def close(self):
         if self._adapter is not None:
@@ -231,11 +241,11 @@ def pytest_sessionstart(session):
             print(detail, file=sys.stderr)
         pytest.exit("wsconf: the implementation cannot start (the reason is above)", returncode=3)
     implemented, _ = state.implemented()
-    known = {t for case in state.load(roots[0]).cases for t in case.tools_called}
-    unknown = sorted(set(implemented or ()) - known)
+    spec = state.load(roots[0])
+    unknown = sorted(unknown_tools(implemented or (), spec))
     if unknown:  # a typo would quietly make every case of that tool unsupported
         raise pytest.UsageError(f"wsconf: unknown tool(s) {', '.join(unknown)} in the implemented tools; "
-                                f"the spec's tools are {', '.join(sorted(known))}")
+                                f"the spec's tools are {', '.join(spec_tools(spec))}")
     config.stash[RUN] = run
     if _journal:
         _journal.header(run)
