@@ -172,6 +172,7 @@ def test_expectations_refuse_another_implementations_results(tmp_path, capsys):
 
 
 DOCS = ["README.md", "FINDINGS.md", "ARCHITECTURE.md", "spec/README.md", "spec/protocol.md", "spec/adapter.md",
+        "spec/first-port.md",
         "tools/mastra-bridge/README.md", *[f"examples/{p.name}/README.md" for p in (REPO / "examples").iterdir()]]
 
 
@@ -241,3 +242,27 @@ def test_the_readme_names_only_modules_that_exist():
     where = [REPO, REPO / "reference" / "wsref" / "js", REPO / "conformance" / "wsconf",
              REPO / "conformance" / "wsconf" / "adapters"]
     assert [name for name in sorted(named) if not any((folder / name).is_file() for folder in where)] == []
+
+
+def test_the_first_port_guide_names_the_six_ops_and_the_file_capabilities():
+    """spec/first-port.md and the rule `wsconf lint` holds the cases to (spec/ops.py) say the same."""
+    import re
+
+    from wsconf.spec.ops import CORE_OPS, FILE_CAPABILITIES
+    guide = (REPO / "spec" / "first-port.md").read_text()
+    ops_table = guide.split("## 2. Answer six ops", 1)[1].split("## 3.", 1)[0]
+    assert re.findall(r"^\| `([a-z]+)` \|", ops_table, re.M) == list(CORE_OPS)
+    capabilities_table = guide.split("## 3. Declare what your files can do", 1)[1].split("## 4.", 1)[0]
+    assert sorted(re.findall(r"^\| `([a-z_]+)` \|", capabilities_table, re.M)) == sorted(FILE_CAPABILITIES)
+    assert set(FILE_CAPABILITIES) <= set(load_spec().capabilities)
+
+
+def test_init_prints_the_guide_and_copies_an_example(tmp_path, capsys):
+    code, out, _ = run(capsys, "init", "--guide")
+    assert code == 0 and out == (REPO / "spec" / "first-port.md").read_text()
+    code, out, _ = run(capsys, "init", "--example", "python-port", "--directory", str(tmp_path / "ex"))
+    assert code == 0 and (tmp_path / "ex" / "port.py").read_text() == (REPO / "examples/python-port/port.py").read_text()
+    code, _, err = run(capsys, "init", "--example", "rust-port", "--directory", str(tmp_path / "other"))
+    assert (code, err) == (2, "wsconf init: no example 'rust-port'; the examples are node-port, python-port\n")
+    code, _, err = run(capsys, "init")
+    assert (code, err) == (2, "wsconf init: --adapter and --implementation needed (or --guide, or --example NAME)\n")

@@ -8,8 +8,17 @@ from .common import configured
 
 
 def cmd_init(args) -> int:
-    from ..port.scaffold import init
-    return init(Path(args.directory), args.adapter, args.implementation, args.tools, args.force)
+    from ..port.scaffold import copy_example, guide, init
+    if args.guide:
+        sys.stdout.write(guide())
+        return 0
+    if args.example:
+        return copy_example(args.example, Path(args.directory), args.force)
+    missing = [flag for flag, value in (("--adapter", args.adapter), ("--implementation", args.implementation)) if not value]
+    if missing:
+        print(f"wsconf init: {' and '.join(missing)} needed (or --guide, or --example NAME)", file=sys.stderr)
+        return 2
+    return init(Path(args.directory), args.adapter, args.implementation, args.tools, args.force, install=args.install)
 
 
 def cmd_bridge(args) -> int:
@@ -57,8 +66,14 @@ def cmd_expectations(args) -> int:
 
 def register(sub) -> None:
     ini = sub.add_parser("init", help="start a port's wsconf setup: wsconf.toml, an expectations file, a CI workflow")
-    ini.add_argument("--adapter", required=True, help='how to run the port, e.g. "cmd:node port.mjs"')
-    ini.add_argument("--implementation", required=True, help="the name its hello reports (names the expectations file)")
+    ini.add_argument("--guide", action="store_true", help="print the first-port guide (spec/first-port.md) and stop")
+    ini.add_argument("--example", default=None, metavar="NAME",
+                     help="copy a worked example port into --directory: python-port or node-port")
+    ini.add_argument("--adapter", default=None, help='how to run the port, e.g. "cmd:node port.mjs"')
+    ini.add_argument("--implementation", default=None, help="the name its hello reports (names the expectations file)")
+    ini.add_argument("--install", default=None,
+                     help="what the CI workflow pip-installs wsconf from, a wheel file or a git URL "
+                          "(default: the wheel ./wsconf-<version>-py3-none-any.whl, committed beside wsconf.toml)")
     ini.add_argument("--tools", default=None, help="comma-separated tools it implements (default: all)")
     ini.add_argument("--directory", default=".", help="the port's repository (default: here)")
     ini.add_argument("--force", action="store_true", help="overwrite existing files")

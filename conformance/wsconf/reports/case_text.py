@@ -28,7 +28,7 @@ def case_lines(case, spec) -> list[str]:
     if case.workspace:
         out += ["", "Workspace:"] + ["  " + line for line in yaml.safe_dump(case.workspace, allow_unicode=True, sort_keys=False).splitlines()]
     if case.open_error:
-        out += ["", "Opening the workspace throws with this message:"]
+        out += ["", "Opening the workspace:"]
         out += _expect_lines(case.open_error)
     for step in case.steps:
         out.append("")
