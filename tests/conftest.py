@@ -15,6 +15,28 @@ SPEC = REPO / "spec"
 BRIDGE = REPO / "tools" / "mastra-bridge"
 
 
+# The hermetic mode runs an implementation under bwrap; without bwrap its tests skip saying so (CI installs it).
+NO_BWRAP = "bwrap is not installed (apt-get install bubblewrap): hermetic mode cannot run here"
+needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason=NO_BWRAP)
+
+
+def path_without(program: str, folder: Path) -> str:
+    """$PATH with `program` hidden: each folder holding it is replaced by `folder/<n>`, links to all
+    its other entries. How the tests check a machine without bwrap on one that has it."""
+    parts = []
+    for n, entry in enumerate(os.environ.get("PATH", "").split(os.pathsep)):
+        if not entry or not os.path.isfile(os.path.join(entry, program)):
+            parts.append(entry)
+            continue
+        shim = folder / str(n)
+        shim.mkdir(parents=True, exist_ok=True)
+        for name in os.listdir(entry):
+            if name != program and not (shim / name).exists():
+                (shim / name).symlink_to(os.path.join(entry, name))
+        parts.append(str(shim))
+    return os.pathsep.join(parts)
+
+
 def bridge_missing_reason() -> str | None:
     if shutil.which("node") is None:
         return "node is not installed: the @mastra/core bridge cannot run"

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import needs_bwrap
 from wsconf.isolation import reaper
 from wsconf.adapters.base import Adapter, Session
 from wsconf.adapters.reference import ReferenceAdapter
@@ -291,6 +292,7 @@ def hermetic_pids(monkeypatch):
     path.unlink()
 
 
+@needs_bwrap
 def test_hermetic_mode_makes_a_write_outside_the_case_folders_fail_loudly(hermetic_pids):
     results = three_cases("write_slash_tmp", hermetic=True)
     target = f"/tmp/wsconf-fake-escaped-{hermetic_pids()[0]}.txt"
@@ -301,6 +303,7 @@ def test_hermetic_mode_makes_a_write_outside_the_case_folders_fail_loudly(hermet
         "--- actual ---", f"[Errno 30] Read-only file system: '{target}'  ⏎̸ (no final newline)", "--- diff ---"]
 
 
+@needs_bwrap
 def test_hermetic_mode_still_sees_writes_inside_the_watched_folders(hermetic_pids):
     try:
         results = three_cases("write_home", hermetic=True)
@@ -336,7 +339,7 @@ def test_a_workspace_allowed_to_read_the_file_may_return_its_content(pids):
 def test_a_response_line_over_the_cap_is_a_fault(pids):
     results = three_cases("huge", str(3 << 20), max_line=1 << 20)
     assert outcomes(results) == around(ERROR, f"adapter fault in case t.bad, call {CALL}: adapter sent a response "
-                                              "line over the limit of 1,048,576 bytes during 'call' (--wsconf-max-line)")
+                                              "line over the limit of 1,048,576 bytes during 'call' (--max-line)")
 
 
 def test_lines_printed_unasked_are_a_fault_and_never_pile_up(pids):

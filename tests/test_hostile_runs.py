@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, needs_bwrap
 from test_harness_faults import FAKE, alive
 
 CASES = "tool: read_file\ncases:\n" + "".join(f'''  - id: read_file.t.{name}
@@ -145,7 +145,7 @@ def test_a_200_mb_result_keeps_the_harness_small(suite, max_line, outcome, tmp_p
     assert records[::2] == around(outcome, "")[::2]
     if outcome == "error":
         assert records[1][2] == (f"adapter fault in case read_file.t.bad, call {CALL}: adapter sent a response line "
-                                 "over the limit of 67,108,864 bytes during 'call' (--wsconf-max-line)")
+                                 "over the limit of 67,108,864 bytes during 'call' (--max-line)")
     else:
         whole = Path(f"{suite.results}.outputs") / "read_file.t.bad.s1.json"
         assert whole.stat().st_size == size + len('{"kind":"text","model":null,"value":""}')
@@ -157,11 +157,11 @@ def test_a_200_mb_result_keeps_the_harness_small(suite, max_line, outcome, tmp_p
 
 
 WATCHED = ("isolation:      watched: writes outside the root are found afterwards, not prevented "
-           "(--wsconf-hermetic prevents them)")
+           "(--hermetic prevents them)")
 HERMETIC = "isolation:      hermetic (bwrap): the implementation can write only in the case folders"
 
 
-@pytest.mark.parametrize("hermetic", [False, True])
+@pytest.mark.parametrize("hermetic", [False, pytest.param(True, marks=needs_bwrap)])
 def test_the_header_says_how_the_implementation_is_confined(suite, hermetic, monkeypatch):
     monkeypatch.setenv("WSCONF_FAKE_PIDS", os.devnull)  # bwrap lets it write nowhere else
     # Watched: a write in the implementation's HOME is seen afterwards. Hermetic: one in /tmp fails.

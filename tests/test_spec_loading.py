@@ -239,3 +239,23 @@ def test_the_string_form_in_a_steps_args_reaches_the_implementation_expanded():
     result = run_case(case, ReferenceAdapter())
     assert (result.outcome, result.message) == (PASSED, "")
     assert result.steps[-1]["actual"]["value"] == "Wrote 5242883 bytes to 5_mib_and_3.txt"
+
+
+def test_a_case_needing_only_file_capabilities_uses_only_the_six_ops(mini_spec):
+    """A first port answers hello, open, tools, call, close and shutdown (spec/first-port.md); a case it can
+    be given (needing only how files behave) must not send it `retool`, `workspace`, `hookLog` ..."""
+    case = GOOD.replace("    steps:\n", "    needs: [filesystem, read_only]\n    steps:\n      - id: again\n"
+                                       "        retool: true\n        expect: {value: []}\n")
+    write(mini_spec, "a.yaml", "tool: read_file\ncases:" + case)
+    assert messages(mini_spec) == [
+        "spec/cases/read_file/a.yaml:6: cases[0].needs: a case needing only file capabilities uses only the ops hello, "
+        "open, tools, call, close, shutdown; its steps use retool: add the capability that brings it "
+        "(spec/first-port.md)"]
+    write(mini_spec, "a.yaml", "tool: read_file\ncases:" + case.replace("[filesystem, read_only]", "[filesystem, tool_config]"))
+    assert messages(mini_spec) == []
+    waits = GOOD.replace("    steps:\n", "    steps:\n      - id: settle\n        wait: {until: {call: {workspace: status, "
+                                          "expect: {value: ready}}}, timeout_ms: 100}\n")
+    write(mini_spec, "a.yaml", "tool: read_file\ncases:" + waits)
+    assert [m.split(": ", 2)[2] for m in messages(mini_spec)] == [
+        "a case needing only file capabilities uses only the ops hello, open, tools, call, close, shutdown; its steps "
+        "use workspace: add the capability that brings it (spec/first-port.md)"]

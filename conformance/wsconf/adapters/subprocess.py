@@ -40,7 +40,7 @@ def hermetic_argv(argv: list[str], writable: str) -> list[str]:
     """The command under bwrap: the whole filesystem read-only but `writable` (the run folder)."""
     bwrap = shutil.which("bwrap")
     if bwrap is None:
-        raise AdapterFault("--wsconf-hermetic needs bwrap (apt-get install bubblewrap), which is not installed")
+        raise AdapterFault("--hermetic needs bwrap (apt-get install bubblewrap), which is not installed")
     return [bwrap, "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--bind", writable, writable,
             "--die-with-parent", "--", *argv]
 
@@ -176,7 +176,7 @@ class ProtocolProcess:
         if raw is _TOO_LONG:
             self.kill()
             raise AdapterFault(f"adapter sent a response line over the limit of {self.max_line:,} bytes "
-                               f"during {op!r} (--wsconf-max-line)" + self.stderr_text())
+                               f"during {op!r} (--max-line)" + self.stderr_text())
         text = raw.decode("utf-8", "surrogateescape")
         del raw  # a huge line: hold one copy of it, not two
         try:

@@ -24,8 +24,12 @@ def cmd_run(args) -> int:
     expectations_dir = configured(args, "expectations")
     if expectations_dir:
         argv += ["--wsconf-expectations", str(expectations_dir)]
-    tools = args.tools.split(",") if args.tools else configured(args, "tools")
+    tools = [t.strip() for t in args.tools.split(",") if t.strip()] if args.tools else configured(args, "tools")
     if tools:
+        problem = _unknown_tools(args, tools, spec_root)
+        if problem:
+            print(problem, file=sys.stderr)
+            return 2
         argv += ["--wsconf-tools", ",".join(tools)]
     if args.workers:
         argv += ["-n", str(args.workers)]
@@ -53,8 +57,29 @@ def cmd_run(args) -> int:
         argv += ["--wsconf-max-line", args.max_line]
     if args.all_versions:
         argv.append("--wsconf-all-versions")
+    if args.all_tools:
+        argv.append("--wsconf-all-tools")
     argv += args.pytest_args or []
     return int(pytest.main(argv))
+
+
+def _unknown_tools(args, tools: list[str], spec_root: Path) -> str | None:
+    """A tool no case calls, refused before the run: in the config by file, line and key."""
+    from ..session.config import ConfigError, check_tools
+    from ..spec.loader import load_spec
+    from ..spec.tool_names import spec_tools, unknown_tools
+    spec = load_spec(spec_root)
+    known = ", ".join(spec_tools(spec))
+    unknown = unknown_tools(tools, spec)
+    if not unknown:
+        return None
+    if args.tools:
+        return f"wsconf run: --tools: unknown tool(s) {', '.join(map(repr, unknown))}; the spec's tools are {known}"
+    try:
+        check_tools(args.config, unknown, known)
+    except ConfigError as exc:
+        return f"wsconf: bad config: {exc}"
+    return None
 
 
 def cmd_properties(args) -> int:
@@ -111,6 +136,8 @@ def register(sub) -> None:
     run.add_argument("--no-expectations", action="store_true", help="ignore the expectations file")
     run.add_argument("--all-versions", action="store_true",
                      help="run every case whatever its `versions` say (how `make matrix` measures the ranges)")
+    run.add_argument("--all-tools", action="store_true",
+                     help="the summary shows every tool, not only the implementation's own")
     run.add_argument("-x", action="store_true", help="stop at the first failure")
     run.add_argument("--hermetic", action="store_true",
                      help="run the implementation under bwrap: everything outside the case folders read-only")

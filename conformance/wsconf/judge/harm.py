@@ -239,8 +239,12 @@ def _call(d: dict, steps: dict) -> str:
     """What the difference came from: the tool's family, fs.<method>, workspace.<method>, the kind of
     any other step (agent, hook_log, wait, ...), or open / close."""
     step = steps.get(d["step"])
-    if step is None:
-        return d["call"] if d["call"] in ("open", "close") else re.sub(r"^\S+ \((.*)\)$", r"\1", d["call"])
+    if step is None:  # open, close, or a fault named by the call in progress: "s1 (mastra_workspace_read_file)"
+        if d["call"] in ("open", "close"):
+            return d["call"]
+        step = steps.get(d["call"].split(" ", 1)[0])
+        if step is None:
+            return family_of(re.sub(r"^\S+ \((.*)\)$", r"\1", d["call"]))
     if "tool" in step:
         return family_of(step["tool"])
     for key, label in (("fs", "fs.{}"), ("workspace", "workspace.{}")):

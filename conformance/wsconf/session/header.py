@@ -43,7 +43,7 @@ def header_lines(run: dict, selected: int | None = None) -> list[str]:
     tools = "all (none declared)" if run["tools"] is None else f"{', '.join(run['tools'])} ({run['tools_source']})"
     deps = ", ".join(f"{k} {v}" for k, v in run["dependencies"].items()) or "(none reported)"
     expectations = (f"{run['expectations']} ({run['expectations_count']} entries)" if run["expectations"]
-                    else "none (every failure counts)")
+                    else f"none: {run.get('expectations_missing') or 'no file'} (every failure counts)")
     lines = [
         f"implementation: {run['implementation']} {run['version']}  (adapter {run['adapter']}, protocol {run['protocol']})",
         f"capabilities:   {', '.join(run['capabilities']) or '(none)'}",

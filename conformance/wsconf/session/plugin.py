@@ -13,7 +13,7 @@ import re
 import shutil
 import signal
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -24,16 +24,16 @@ from ..adapters.subprocess import DEFAULT_MAX_LINE
 from ..isolation import reaper, sizes
 from ..judge.render import surrogates_escaped, visible
 from ..judge.harm import record_fields as findings_fields
-from ..judge.runner import ERROR, FAILED, NOT_APPLICABLE, PASSED, UNSUPPORTED, run_case
+from ..judge.runner import ERROR, NOT_APPLICABLE, PASSED, UNSUPPORTED, run_case
 from ..results.journal import Journal
+from ..spec.capability_aliases import expand
 from ..spec.loader import load_spec
-from ..spec.tool_names import tool_id
+from ..spec.tool_names import family_of, spec_tools, tool_id, unknown_tools
 from ..spec.versions import implementation_version
 from . import expectations
 from .findings import terminal_lines
 from .header import describe_run, header_lines
-
-XFAIL, XPASS = "xfail", "xpass"
+from .summary import XFAIL, XPASS, summary_lines
 
 
 def pytest_addoption(parser):
@@ -60,6 +60,8 @@ def pytest_addoption(parser):
                          "any other are unsupported (default: what its hello declares, else all)")
     group.addoption("--wsconf-max-line", type=size, default=DEFAULT_MAX_LINE,
                     help="largest response line an implementation may send, e.g. 64MB (the default): a longer one is a fault")
+    group.addoption("--wsconf-all-tools", action="store_true",
+                    help="the summary shows every tool, not only the implementation's own")
     group.addoption("--wsconf-hermetic", action="store_true",
                     help="run the implementation under bwrap, everything outside the case folders read-only")
 
@@ -71,7 +73,7 @@ def read_ids(path, spec) -> frozenset[str]:
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except OSError as exc:
-        raise pytest.UsageError(f"--wsconf-ids {path}: {exc.strerror}") from None
+        raise pytest.UsageError(f"--ids {path}: {exc.strerror}") from None
     wanted = set()
     for number, line in enumerate(lines, 1):
         case_id = line.strip()
@@ -95,7 +97,7 @@ def isolation(config) -> str:
     if config.getoption("wsconf_hermetic"):
         where = "bwrap" if shutil.which("bwrap") else "bwrap, which is not installed: no case can run"
         return f"hermetic ({where}): the implementation can write only in the case folders"
-    return "watched: writes outside the root are found afterwards, not prevented (--wsconf-hermetic prevents them)"
+    return "watched: writes outside the root are found afterwards, not prevented (--hermetic prevents them)"
 
 
 class WsconfState:
@@ -164,7 +166,17 @@ class WsconfState:
         implemented, source = self.implemented()
         return {**describe_run(self.adapter, self.config.getoption("wsconf_adapter"), implemented, source,
                                self.expectations_file(), len(self.expected_failures()), spec_root),
+                "expectations_missing": self.expectations_missing(),
                 "isolation": isolation(self.config)}
+
+    def expectations_missing(self) -> str | None:
+        """Why no expectations file is in force: the file looked for is named after hello's name."""
+        if self.config.getoption("wsconf_no_expectations"):
+            return "--no-expectations"
+        if self.expectations_file() is not None:
+            return None
+        looked_for = expectations.path_for(self.adapter.name, self.config.getoption("wsconf_expectations"))
+        return f"no {looked_for} (named after the implementation's name in hello, {self.adapter.name!r})"
 
     def close(self):
         if self._adapter is not None:
@@ -234,11 +246,11 @@ def pytest_sessionstart(session):
             print(detail, file=sys.stderr)
         pytest.exit("wsconf: the implementation cannot start (the reason is above)", returncode=3)
     implemented, _ = state.implemented()
-    known = {t for case in state.load(roots[0]).cases for t in case.tools_called}
-    unknown = sorted(set(implemented or ()) - known)
+    spec = state.load(roots[0])
+    unknown = sorted(unknown_tools(implemented or (), spec))
     if unknown:  # a typo would quietly make every case of that tool unsupported
         raise pytest.UsageError(f"wsconf: unknown tool(s) {', '.join(unknown)} in the implemented tools; "
-                                f"the spec's tools are {', '.join(sorted(known))}")
+                                f"the spec's tools are {', '.join(spec_tools(spec))}")
     config.stash[RUN] = run
     if _journal:
         _journal.header(run)
@@ -388,7 +400,7 @@ class CaseItem(pytest.Item):
             self._record(NOT_APPLICABLE, result.message, [], 0.0)
             pytest.skip(result.message)
         if outcome == UNSUPPORTED:
-            self._record(UNSUPPORTED, result.message, result.steps, result.duration)
+            self._record(UNSUPPORTED, result.message, result.steps, result.duration, missing=self._missing(adapter, state))
             pytest.skip(f"unsupported: {result.message}")
         if reason is not None:
             if outcome == PASSED:
@@ -402,7 +414,13 @@ class CaseItem(pytest.Item):
         if outcome != PASSED:
             raise CaseFailure(result.message)
 
-    def _record(self, outcome, message, steps, duration=0.0, detail="", result=None):
+    def _missing(self, adapter, state) -> dict:
+        """What the implementation lacks for this case: capabilities it needs, tools it calls."""
+        implemented = state.implemented()[0]
+        return {"capabilities": sorted(set(self.case.needs) - expand(adapter.capabilities) - set(self.case.lenient)),
+                "tools": [family_of(t) for t in self.case.tools_called if implemented is not None and t not in implemented]}
+
+    def _record(self, outcome, message, steps, duration=0.0, detail="", missing=None, result=None):
         adapter = self.config.stash[STATE]._adapter
         record = {"id": self.case.id, "tool": self.case.tool, "tools": list(self.case.families),
                   "claims": self.case.claims,
@@ -411,10 +429,16 @@ class CaseItem(pytest.Item):
                   "steps": steps}
         if result is not None:
             record.update(findings_fields(result))
+        if missing is not None:
+            record["missing"] = missing
         # ASCII escapes: results may hold lone surrogates, which cannot cross to xdist workers raw
         self.user_properties.append(("wsconf", json.dumps(record, default=str)))
 
     def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, pytest.xfail.Exception):
+            # pytest reports an xfail by its reason; the traceback super() would build (half a second
+            # per case: it reads the source of every frame) is never shown.
+            return str(excinfo.value)
         if isinstance(excinfo.value, CaseFailure):
             claims = ", ".join(self.case.claims)
             # A lone surrogate (half an emoji) cannot be encoded for the terminal or an xdist worker.
@@ -446,64 +470,44 @@ def pytest_sessionfinish(session, exitstatus):
     config = session.config
     if hasattr(config, "workerinput"):
         return
-    stale = _stale_expectations(session)
-    if stale:
-        config.stash[STALE] = stale
+    problems = _expectation_problems(session)
+    if problems:
+        config.stash[STALE] = problems
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 STALE = pytest.StashKey[list]()
 
 
-def _stale_expectations(session) -> list[str]:
-    """Entries in the expectations file naming cases that no longer exist."""
+def _expectation_problems(session) -> list[str]:
+    """What makes the expectations file untrue: entries naming cases that no longer exist, and reasons
+    still the draft's REVIEW: placeholder (a run must not go green on reasons nobody wrote)."""
     state = session.config.stash[STATE]
     if state.spec is None or state._adapter is None or session.config.getoption("wsconf_no_expectations"):
         return []
+    listed = state.expected_failures()
     known = {c.id for c in state.spec.cases}
-    return sorted(set(state.expected_failures()) - known)
+    where = state.expectations_file()
+    return ([f"stale expectation: {case_id} is listed but no such case exists" for case_id in sorted(set(listed) - known)]
+            + [f"unreviewed expectation: {case_id} in {where}: its reason is still a draft ({listed[case_id]!r}); "
+               "write what the implementation does and why" for case_id in expectations.unreviewed(listed)])
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if hasattr(config, "workerinput") or not _results:
         return
-    by_tool: dict[str, Counter] = defaultdict(Counter)
-    for record in _results:  # a case counts under every tool it calls
-        for family in record.get("tools") or [record["tool"]]:
-            by_tool[family][record["outcome"]] += 1
-    cols = [PASSED, FAILED, XFAIL, XPASS, UNSUPPORTED, NOT_APPLICABLE, ERROR]
     tr = terminalreporter
     tr.section("wsconf summary")
-    tr.write_line(f"{'tool':<22}{'cases':>7}" + "".join(f"{c.replace('_', ' '):>15}" for c in cols))
-    total = Counter(record["outcome"] for record in _results)
-    for tool in sorted(by_tool):
-        counts = by_tool[tool]
-        tr.write_line(f"{tool:<22}{sum(counts.values()):>7}" + "".join(f"{counts[c]:>15}" for c in cols))
-    tr.write_line(f"{'all':<22}{sum(total.values()):>7}" + "".join(f"{total[c]:>15}" for c in cols))
-    stale = config.stash.get(STALE, [])
-    for case_id in stale:
-        tr.write_line(f"stale expectation: {case_id} is listed but no such case exists", red=True)
+    implemented = config.stash[RUN].get("tools") if RUN in config.stash else None
+    for line in summary_lines(_results, implemented, config.getoption("wsconf_all_tools")):
+        tr.write_line(line)
+    for problem in config.stash.get(STALE, []):
+        tr.write_line(problem, red=True)
     lenient = Counter(c for record in _results for c in record.get("refusals_only") or [])
     for capability, count in sorted(lenient.items()):
         tr.write_line(f"{count} case(s) ran without {capability}: each step expecting a thrown error was judged "
                       "as a refusal only (it throws; the root as the upstream left it)")
-    _write_unreviewed(tr, config)
     _write_findings(tr, config)
-
-
-def _write_unreviewed(tr, config) -> None:
-    """Every expected failure whose reason is still a draft (REVIEW...), so a green run cannot hide them."""
-    state = config.stash[STATE]
-    if state._adapter is None or config.getoption("wsconf_no_expectations"):
-        return
-    drafts = expectations.unreviewed(state.expected_failures())
-    if drafts:
-        tr.write_line(f"{len(drafts)} expected failure(s) with an unreviewed reason (REVIEW...) in "
-                      f"{state.expectations_file()}: replace each with the real reason:", yellow=True)
-        for case_id in drafts[:20]:
-            tr.write_line(f"  {case_id}: {state.expected_failures()[case_id]}", yellow=True)
-        if len(drafts) > 20:
-            tr.write_line(f"  ... and {len(drafts) - 20} more", yellow=True)
 
 
 def _write_findings(tr, config) -> None:
