@@ -24,6 +24,7 @@ import fnmatch
 import hashlib
 import os
 import stat
+import time
 from pathlib import Path
 
 MAX_ENTRIES = 20_000
@@ -32,11 +33,14 @@ TOO_MANY = "..."   # the key standing for "more entries than MAX_ENTRIES"
 UNREAD = "unread"  # a file's hash when the byte budget was spent
 
 
-def observe(root: Path, values: dict[str, str]) -> dict[str, str]:
-    """Relative path -> entry, for everything under root (root itself left out)."""
+def observe(root: Path, values: dict[str, str], known: dict | None = None) -> dict[str, str]:
+    """Relative path -> entry, for everything under root (root itself left out). known: a file's entry
+    from an earlier observation of this root, by (inode, size, mtime, ctime): a file whose ctime has
+    not moved holds the same bytes (every write sets it, and nothing can set it back)."""
     names = _replacements(values)
     state: dict[str, str] = {}
     budget = [MAX_BYTES]
+    known = {} if known is None else known
     top = str(root)
     for dirpath, dirnames, filenames in os.walk(top):
         dirnames.sort()  # in place: the walk descends in this order
@@ -45,7 +49,7 @@ def observe(root: Path, values: dict[str, str]) -> dict[str, str]:
             if len(state) >= MAX_ENTRIES:
                 state[TOO_MANY] = f"more than {MAX_ENTRIES} entries"
                 return state
-            state[os.path.relpath(path, top)] = _entry(path, names, budget)
+            state[os.path.relpath(path, top)] = _entry(path, names, budget, known)
         # os.walk lists a symlink to a folder among dirnames but does not descend into it
     return state
 
@@ -55,11 +59,14 @@ def _replacements(values: dict[str, str]) -> list[tuple[bytes, bytes]]:
     return sorted(pairs, key=lambda p: -len(p[0]))  # root before a folder that contains it
 
 
-def _entry(path: str, names, budget: list[int]) -> str:
+def _entry(path: str, names, budget: list[int], known: dict) -> str:
     try:
         st = os.lstat(path)
     except OSError:
         return "gone"  # removed while the walk ran (a background process)
+    key = (path, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    if stat.S_ISREG(st.st_mode) and key in known:
+        return known[key]
     if stat.S_ISLNK(st.st_mode):
         try:
             return "l:" + _named(os.fsencode(os.readlink(path)), names).decode("utf-8", "surrogateescape")
@@ -78,7 +85,10 @@ def _entry(path: str, names, budget: list[int]) -> str:
         return f"f:{st.st_size}:unreadable {exc.errno}"
     budget[0] -= len(data)
     data = _named(data, names)
-    return f"f:{len(data)}:{hashlib.sha256(data).hexdigest()[:16]}"
+    entry = f"f:{len(data)}:{hashlib.sha256(data).hexdigest()[:16]}"
+    if time.time_ns() - st.st_ctime_ns > 100_000_000:  # a write in the same (coarse) clock tick could follow unseen
+        known[key] = entry
+    return entry
 
 
 def _named(data: bytes, names) -> bytes:
