@@ -44,6 +44,10 @@ class Outcome:
 
     def __init__(self, root: str, outside: str, home: str):
         self.folders = [(root, "{{root}}"), (outside, "{{outside}}"), (home, "{{home}}")]
+        # The case folder's random part (mkdtemp's 8 characters), also where a message cut it short
+        # ("... (truncated)" in the middle of a path).
+        case_folder = os.path.dirname(root)
+        self.case_random = re.compile(re.escape(case_folder[:-8]) + "[A-Za-z0-9_]{0,8}")
         self.pids: list[str] = []
         self.answers: list[str] = []
 
@@ -59,6 +63,7 @@ class Outcome:
         if isinstance(value, str):
             for real, name in self.folders:
                 value = value.replace(real, name)
+            value = self.case_random.sub("{{case}}", value)
             for pid in self.pids:  # not inside a longer number; after a JSON escape such as \u0000 it may be
                 value = re.sub(rf"(?:(?<![0-9])|(?<=\\u[0-9a-fA-F]{{4}})){pid}(?![0-9])", "{{pid}}", value)
             return ISO_TIME.sub("{{iso_time}}", value)
