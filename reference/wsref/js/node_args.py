@@ -98,7 +98,7 @@ def _refuse(name: str, value: str, reason: str) -> NodeArgError:
     return NodeArgError(invalid_arg_value(name, value, reason))
 
 
-# --- the UTF-8 Node hands the system, and reads back ----------------------------------------------
+# --- a name read back (what Node hands the system is js.strings.to_well_formed) ---------------
 
 def from_system(name: str) -> str:
     """A name Python read from the system (undecodable bytes as U+DC80..U+DCFF) as Node decodes
