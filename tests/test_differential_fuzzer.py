@@ -51,3 +51,12 @@ def test_the_tree_is_compared_by_bytes_with_the_case_folder_named(tmp_path):
     assert "b'bad\\xff.txt' 2d711642b726b044" in state
     assert f"b'-{tmp_path}'/" in state and f"b'-{tmp_path}/wsconf-prop-zz'/" not in state
     assert any(entry.startswith("b'-{case}") for entry in state), state
+
+
+def test_asking_for_calls_without_a_second_implementation_fails_saying_why():
+    proc = subprocess.run([sys.executable, "-m", "wsconf.cli", "properties", "--adapter", "reference",
+                           "--fuzz-calls", "52", "--", "-k", "node_edges"],
+                          capture_output=True, text=True, cwd=REPO, timeout=300)
+    assert proc.returncode == 1, proc.stdout[-2000:]
+    assert ("differential fuzzer: 0 calls run, 52 asked for (it needs a second implementation: --compare)"
+            in proc.stdout), proc.stdout[-2000:]

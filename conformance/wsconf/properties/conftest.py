@@ -61,7 +61,8 @@ def pytest_sessionfinish(session, exitstatus):
     wanted = os.environ.get("WSCONF_FUZZ_CALLS")
     if wanted and DIFFERENTIAL["calls"] < int(wanted) and exitstatus == 0:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
-        print(f"\ndifferential fuzzer: {DIFFERENTIAL['calls']:,} calls run, {int(wanted):,} asked for")
+        why = "" if session.config.getoption("wsconf_compare") else " (it needs a second implementation: --compare)"
+        print(f"\ndifferential fuzzer: {DIFFERENTIAL['calls']:,} calls run, {int(wanted):,} asked for{why}")
 
 
 @pytest.fixture(scope="session")
