@@ -35,8 +35,14 @@ def _merge_entries(entries: list[str | None]) -> str | None:
         merged = "l:*"
     else:
         merged = "*"
-    return ("?" + merged.lstrip("?")) if len(present) < len(entries) or any(e.startswith("?") for e in present) \
-        else merged
+    return _racing(merged) if len(present) < len(entries) or any(e.startswith("?") for e in present) else merged
+
+
+def _racing(entry: str) -> str:
+    """An entry only some runs saw: optional, and a file's bytes too (the process that writes it
+    may be caught halfway: execute_command.cwd.relative_already_under's where.txt seen empty)."""
+    entry = entry.lstrip("?")
+    return "?f:*:*" if entry.startswith("f:") else "?" + entry
 
 
 def _random_names(rest: list[dict[str, str]]) -> dict[str, str]:
@@ -108,7 +114,7 @@ def merge_runs(observed_runs: list[dict], witnesses: list[dict] = (), widened: l
                 if path.startswith(PATTERN) or (path in merged) == (path in seen) or merged.get(path, "").startswith("?") \
                         or any(fnmatch.fnmatchcase(path, g) for g in globs):  # a random name: the pattern has it
                     continue
-                merged[path] = "?" + (merged.get(path) or seen[path])
+                merged[path] = _racing(merged.get(path) or seen[path])
                 if widened is not None:
                     widened.append(f"{step or 'open'}: {path} {'absent' if path in merged and path not in seen else 'present'} "
                                    "in a witness run: optional")
