@@ -146,3 +146,26 @@ def test_the_expected_failure_bench_alters_exactly_its_entries_and_keeps_its_sec
     xfail.write_section(doc, text)
     report.write_document(doc, "# Benchmarks\n\nnew body")
     assert doc.read_text() == "# Benchmarks\n\nnew body\n\n" + text
+
+
+def test_the_site_bench_states_the_target_from_its_samples_and_keeps_its_section(tmp_path):
+    import argparse
+
+    from tools.bench import report, site, xfail
+
+    def sample(wall, cpu, largest=400_000):
+        return {"wall": wall, "cpu": cpu, "pages": 2985, "bytes": 60_000_000, "largest": (largest, "tool/read_file.html")}
+    args = argparse.Namespace(argv=["--rounds", "3"], rounds=3)
+    samples = {"this": [sample(9, 6), sample(12, 7), sample(10, 6.5)], "baseline": [sample(30, 20), sample(24, 21),
+                                                                                    sample(40, 26)]}
+    text = site.render(args, ["a.jsonl"], None, samples, ["1 1 1"] * 3, None)
+    assert "| this | 10.0 s | 6.5 s | 2985 | 0.40 MB (tool/read_file.html) | 60 MB |" in text
+    assert "0.30x the wall time, 0.30x the CPU time" in text  # medians of 9/30, 12/24, 10/40 and 6/20, 7/21, 6.5/26
+    assert "no file over 1 MB: met (2985 pages, 10.0 s wall" in text
+    samples["this"][0]["largest"] = (1_200_000, "case/x.html")
+    assert ": NOT met (" in site.render(args, ["a.jsonl"], None, samples, ["1 1 1"] * 3, None)
+    doc = tmp_path / "BENCHMARKS.md"
+    doc.write_text("# old\n")
+    xfail.write_section(doc, text, site.MARKERS)
+    report.write_document(doc, "# Benchmarks\n\nnew body")  # the whole document again keeps the site's section
+    assert doc.read_text() == "# Benchmarks\n\nnew body\n\n" + text
