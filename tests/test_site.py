@@ -14,7 +14,7 @@ import pytest
 from browser import CHROMIUM, MISSING, Chromium
 from conftest import REPO
 from wsconf.cli import main
-from wsconf.releases.changelog import changes
+from wsconf.releases.changelog import changes, lines_by_release
 from wsconf.releases.history import load_digests
 from wsconf.reports.case_text import body_lines
 from wsconf.reports.site import write_site
@@ -91,8 +91,9 @@ def site(tmp_path_factory):
         _write(tmp / "matrix" / version / "results.jsonl", {"implementation": "@mastra/core", "version": version}, records)
     releases = load_digests(tmp / "matrix")
     out = tmp / "out"
-    pages = write_site(out, spec, [(load_digest(p), name) for p, name in given], releases, changes(releases, spec))
-    return {"out": out, "pages": pages, "spec": spec, "failing": failing, "known": known, "lost": lost, "tmp": tmp}
+    lines = lines_by_release(changes(releases, spec))
+    pages = write_site(out, spec, [(load_digest(p), name) for p, name in given], releases, lines)
+    return {"lines": lines, "out": out, "pages": pages, "spec": spec, "failing": failing, "known": known, "lost": lost, "tmp": tmp}
 
 
 def _read(site, rel: str) -> str:
@@ -127,6 +128,11 @@ def test_a_case_page_shows_what_wsconf_show_shows_and_each_implementations_resul
     assert [(re.sub("<[^>]+>", "", a), re.sub("<[^>]+>", "", b)) for a, b in rows] == [
         ("1.70.0 – 1.71.0 (2)", "passed"), ("1.65.0", "failed: wrong output")]
     assert "what 1.65.0 answered" in history and "+old text" in history
+    # its behaviour change at 1.70.0, where BEHAVIOUR-CHANGES.md links to it
+    (line,) = site["lines"]["1.70.0"]
+    release = _read(site, "release/1.70.0.html")
+    assert f'<li id="{line.anchor}"><b>' in release and f'href="../case/{case.id}.html"' in release
+    assert "-old text" in release and line.first.verdict == "now as pinned"
 
 
 def test_the_known_failure_shows_its_reason_and_the_tool_page_has_the_compatibility_table(site):

@@ -87,7 +87,7 @@ def _site_results(args) -> tuple[list[str], str | None]:
 
 
 def cmd_site(args) -> int:
-    from ..releases.changelog import changes
+    from ..releases.changelog import changes, lines_by_release
     from ..releases.history import load_digests, without_results
     from ..releases.matrix import default_folder
     from ..reports.site import write_site
@@ -118,7 +118,7 @@ def cmd_site(args) -> int:
             given.append((load_digest(path, cache=False), path))  # a file of its own: no cache beside it
         except (OSError, ValueError) as exc:  # a truncated or foreign file: named, and the site goes on
             print(f"wsconf site: {path}: not a results file ({exc}); left out", file=sys.stderr)
-    found = changes(releases, spec) if len(releases) > 1 else []
+    found = lines_by_release(changes(releases, spec)) if len(releases) > 1 else {}
     try:
         pages = write_site(args.output, spec, given, releases, found, without_results(matrix) if releases else [])
     except NotASite as exc:

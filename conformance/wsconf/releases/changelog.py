@@ -23,8 +23,7 @@ from ..spec.loader import Spec
 from ..spec.tool_names import family_of
 from ..spec.versions import key
 
-SHOWN_CASES = 2      # case links on a line; the rest are on the release's page of the site
-SHOWN_CHARS = 70     # of each side of a change
+SHOWN_CHARS = 60     # of each side of a change
 CONTEXT = 18         # characters kept before the first difference within a line
 DEFAULT_SITE = "report/site/"  # where `make report` and `make matrix` build the site, from the repository's root
 
@@ -66,7 +65,7 @@ VERDICTS = {("matches", "failed"): "no longer as pinned",
 # -- describing one change ---------------------------------------------------------------------------
 
 def _cut(text: str, limit: int = SHOWN_CHARS) -> str:
-    text = text.replace("`", "'")
+    text = text.replace("`", "'").replace("\n", "⏎")  # one line, whatever the value
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
@@ -90,7 +89,8 @@ def _line_change(a: str, b: str) -> tuple[str, str]:
     while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
         end += 1
     begin = max(0, start - CONTEXT)
-    begin = a.rfind(" ", 0, begin + 1) + 1 if " " in a[:begin + 1] else begin  # a whole word before
+    space = a.rfind(" ", max(0, begin - CONTEXT), begin + 1)
+    begin = space + 1 if space >= 0 else begin  # from a whole word, when one starts near
     after = min(end, 12)
 
     def window(text: str) -> str:
@@ -103,11 +103,15 @@ def _text_change(a: str, b: str) -> str:
     la, lb = a.split("\n"), b.split("\n")
     i = next((n for n in range(min(len(la), len(lb))) if la[n] != lb[n]), min(len(la), len(lb)))
     if i >= len(la):
-        return f"a line appeared: `{_cut(_shown_line(lb[i]))}`" if i < len(lb) else "the text changed"
+        return f"a line appeared: {_quoted(lb[i])}" if i < len(lb) else "the text changed"
     if i >= len(lb):
-        return f"a line went away: `{_cut(_shown_line(la[i]))}`"
+        return f"a line went away: {_quoted(la[i])}"
     old, new = _line_change(_shown_line(la[i]), _shown_line(lb[i]))
-    return f"`{_cut(old)}` became `{_cut(new)}`"
+    return f"{_quoted(old)} became {_quoted(new)}"
+
+
+def _quoted(line: str) -> str:
+    return f"`{_cut(_shown_line(line))}`" if line else "an empty line"
 
 
 def _flat(value, path: str = "") -> dict[str, object]:
@@ -134,7 +138,7 @@ def _value_change(a, b) -> str:
             return f"`{path}` appeared: `{_scalar(fb[path])}`"
         if path not in fb:
             return f"`{path}` went away (was `{_scalar(fa[path])}`)"
-        if isinstance(fa[path], str) and isinstance(fb[path], str) and "\n" in fa[path] + fb[path]:
+        if isinstance(fa[path], str) and isinstance(fb[path], str):
             return f"`{path}`: " + _text_change(fa[path], fb[path])
         return f"`{path}`: `{_scalar(fa[path])}` became `{_scalar(fb[path])}`"
     return "the output changed"
@@ -170,7 +174,7 @@ def describe(old: list, new: list) -> tuple[str | None, str]:
             if ka == "error":
                 return step, f"no longer throws `{_first_line(a, ka)}`: answers `{_first_line(b, kb)}`"
             return step, f"answers a {kb} instead of a {ka}"
-        if ka in ("text", "error") and isinstance(a[ka], str) and isinstance(b[kb], str) and a[ka] != b[kb]:
+        if ka == kb and ka in ("text", "error") and isinstance(a[ka], str) and isinstance(b[kb], str) and a[ka] != b[kb]:
             return step, ("the error: " if ka == "error" else "") + _text_change(a[ka], b[kb])
         return step, _value_change(a, b)
     return None, ""
@@ -245,55 +249,96 @@ def changes(releases: dict[str, Digest], spec: Spec) -> list[Change]:
 
 # -- BEHAVIOUR-CHANGES.md ------------------------------------------------------------------------------
 
+LIMIT = 100_000  # bytes of BEHAVIOUR-CHANGES.md: a person's reading; the site has the rest
+CAPS = (40, 25, 15, 10, 7, 5, 3, 2, 1)  # lines per release, the first whose file fits LIMIT
+
+
 def _anchor(version: str) -> str:
     return version.replace(".", "")
 
 
-def line(change: Change, site: str) -> str:
-    """One behaviour change, one line: the tool, the claim, what changed, the verdict, the cases."""
-    claim = change.claim
-    others = len(change.claims) - 1
-    named = (f" ([`{claim}`]({site}claim/{claim}.html)" + (f" and {others} other claim{'s' * (others > 1)}" if others > 0 else "")
-             + ")") if claim else ""
-    shown = ", ".join(f"[{c}]({site}case/{c}.html)" for c in change.cases[:SHOWN_CASES])
-    more = len(change.cases) - SHOWN_CASES
-    rest = f" and [{more} more]({site}release/{change.release}.html)" if more > 0 else ""
-    return f"- **{change.tool}**{named}: {change.what}; {change.verdict}. {len(change.cases)} case{'s' * (len(change.cases) > 1)}: {shown}{rest}"
+@dataclass
+class Line:
+    """A release's changes of one tool and claim with one verdict: one line of BEHAVIOUR-CHANGES.md,
+    told by the change of the most cases; the site's release page shows each change (anchor)."""
+    changes: list[Change]
+    anchor: str = ""
+
+    @property
+    def cases(self) -> list[str]:
+        return [c for change in self.changes for c in change.cases]
+
+    @property
+    def first(self) -> Change:
+        return self.changes[0]
+
+    def text(self, site: str) -> str:
+        first, others, n = self.first, len(self.changes) - 1, len(self.cases)
+        claim = f" `{first.claim}`" if first.claim else ""
+        also = f" (and {others} other difference{'s' * (others > 1)})" if others else ""
+        return (f"- **{first.tool}**{claim}: {first.what}{also}; {first.verdict}. "
+                f"[{n} case{'s' * (n > 1)}]({site}release/{first.release}.html#{self.anchor})")
+
+
+def lines_by_release(found: list[Change]) -> dict[str, list[Line]]:
+    """Each release's changes as lines, newest release first: one line per tool, claim and verdict,
+    the most cases first."""
+    by_release: dict[str, dict[tuple, list[Change]]] = defaultdict(lambda: defaultdict(list))
+    for change in found:
+        by_release[change.release][(change.tool, change.claim or "", change.verdict)].append(change)
+    out = {}
+    for release in sorted(by_release, key=key, reverse=True):
+        lines = [Line(sorted(group, key=lambda c: (-len(c.cases), c.what))) for group in by_release[release].values()]
+        lines.sort(key=lambda line: (-len(line.cases), line.first.tool, line.first.what))
+        for n, line in enumerate(lines, 1):
+            line.anchor = f"change-{n}"
+        out[release] = lines
+    return out
 
 
 def render(releases: dict[str, Digest], spec: Spec, not_run: list[str], site: str = DEFAULT_SITE,
            found: list[Change] | None = None) -> str:
-    order = sorted(releases, key=key)
+    """BEHAVIOUR-CHANGES.md: every release's lines, as many per release (the most cases first) as
+    keep the file under LIMIT; the rest are counted and on the site."""
     found = changes(releases, spec) if found is None else found
+    per_release = lines_by_release(found)
+    for cap in CAPS:
+        text = _document(sorted(releases, key=key), per_release, not_run, site, cap)
+        if len(text.encode("utf-8")) <= LIMIT:
+            break
+    return text
+
+
+def _document(order: list[str], per_release: dict[str, list[Line]], not_run: list[str], site: str, cap: int) -> str:
     lines = ["# Behaviour changes of the Mastra workspace tools across @mastra/core releases", "",
              "Generated by `wsconf changelog` from the release matrix (`make matrix`): every case of the suite",
-             "run against each release. Do not edit: regenerate it. Each line is one behaviour change at the",
+             "run against each release. Do not edit: regenerate it. Each line is a behaviour change at the",
              "first release that shows it: the tool, the claim its cases check, what changed (the first",
-             "difference, old and new), and whether the release now behaves as pinned (as @mastra/core",
-             f"{order[-1] if order else '?'}, which the cases pin). Times, pids, ids and epoch milliseconds are",
-             f"never counted as changes. The cases link to the report site (`{site}`), whose release pages",
-             "show every case's whole old and new output.", ""]
+             "difference, old and new, of the most cases), and whether the release now behaves as pinned (as",
+             f"@mastra/core {order[-1] if order else '?'}, which the cases pin). Times, pids, ids and epoch",
+             "milliseconds are never counted as changes. The cases are on the report site",
+             f"(`{site}`: `make report` or `make site` builds it), whose release pages show every difference",
+             f"with its cases and the whole old and new outputs; a release shows its {cap} biggest changes here.", ""]
     if order:
         lines.append(f"Releases run ({len(order)}): {order[0]} to {order[-1]}.")
     if not_run:
         lines.append(f"Releases not run ({len(not_run)}): {', '.join(not_run)}; a change listed at a release may "
                      "have come in one of the releases not run just before it.")
     lines.append("")
-    by_release: dict[str, list[Change]] = defaultdict(list)
-    for change in found:
-        by_release[change.release].append(change)
-    if by_release:
-        lines += ["| release | behaviour changes | cases |", "| --- | ---: | ---: |"]
-        lines += [f"| [{r}](#{_anchor(r)}) | {len(by_release[r])} | {sum(len(c.cases) for c in by_release[r])} |"
-                  for r in sorted(by_release, key=key, reverse=True)]
+    if per_release:
+        lines += ["| release | from | behaviour changes | cases |", "| --- | --- | ---: | ---: |"]
+        lines += [f"| [{r}](#{_anchor(r)}) | {found[0].first.previous} | {len(found)} | "
+                  f"{sum(len(line.cases) for line in found)} |" for r, found in per_release.items()]
         lines.append("")
     else:
         lines += ["No behaviour changed between the releases run.", ""]
-    for release in sorted(by_release, key=key, reverse=True):
-        entries = by_release[release]
-        lines += [f"## {release}", "", f"From {entries[0].previous}: {len(entries)} behaviour change(s) "
-                  f"([all old and new outputs]({site}release/{release}.html)).", ""]
-        lines += [line(change, site) for change in entries]
+    for release, found in per_release.items():
+        lines += [f"## {release}", "", f"From {found[0].first.previous} ([on the site]({site}release/{release}.html)):", ""]
+        lines += [line.text(site) for line in found[:cap]]
+        if len(found) > cap:
+            rest = found[cap:]
+            lines.append(f"- and [{len(rest)} more]({site}release/{release}.html) in "
+                         f"{sum(len(line.cases) for line in rest)} cases, each of fewer cases")
         lines.append("")
     text = "\n".join(lines).rstrip("\n") + "\n"
     return text.encode("utf-8", "backslashreplace").decode("utf-8")  # a lone surrogate (half an emoji) as \\ud83d

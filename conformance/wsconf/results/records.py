@@ -92,6 +92,10 @@ _TOOL_CALL = re.compile(r"\b(call|tool-call|toolCall)[-_]?\d+\b")
 _PID = re.compile(r"\b(PID:? ?|pid[\"']?: ?[\"']?)\d+")
 _EPOCH_MS = re.compile(r"(?<![\d.])1\d{12}(?![\d.])")  # Date.now(): 13 digits, 2001 to 2286
 _UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
+# A random name's part (ws_mxb8duoq_1fv75c_search): letters and digits mixed, after - or _; and a local
+# mount's marker, named by the hash of its (temporary) path in base 36, whatever its letters
+_RANDOM_ID = re.compile(r"(?<=[-_])(?=[a-z]*[0-9])(?=[0-9]*[a-z])[a-z0-9]{6,}(?![a-zA-Z0-9])"
+                        r"|(?<=\.mastra-mounts/mount-)[a-z0-9]+")
 # Keys whose numbers are the clock's or the machine's, whatever the case (executionTimeMs, a chunk's
 # timestamp, the sandbox's memoryMB): never a behaviour.
 _CLOCK_KEYS = {"pid": "pid", "toolCallId": "n", "executionTimeMs": "ms", "timestamp": "ms", "duration": "ms",
@@ -105,15 +109,18 @@ def _normal_text(text: str) -> str:
     text = _TOOL_CALL.sub(r"\1-{{n}}", text)
     text = _EPOCH_MS.sub("{{epoch_ms}}", text)
     text = _UUID.sub("{{uuid}}", text)
+    text = _RANDOM_ID.sub("{{id}}", text)
     return _PID.sub(r"\1{{pid}}", text)
 
 
 def normalise(value, _key: str | None = None):
     """A step's output with what varies by construction replaced by a name: the case's temporary
-    folders, ISO times, epoch milliseconds, UUIDs, process ids (in text, and a number under a `pid`
-    key), tool-call counters, and the numbers under the clock's and the machine's keys
-    (executionTimeMs, timestamp, memoryMB ...). Two runs of one release compare equal."""
+    folders, ISO times, epoch milliseconds, UUIDs, random parts of names (mount-n2bsjn), process ids
+    (in text, and under a `pid` key), tool-call counters, and the numbers under the clock's and the
+    machine's keys (executionTimeMs, timestamp, memoryMB ...). Two runs of one release compare equal."""
     if isinstance(value, str):
+        if _key in _CLOCK_KEYS and value.isdigit():  # a pid given as a string
+            return "{{" + _CLOCK_KEYS[_key] + "}}"
         return _normal_text(value)
     if isinstance(value, dict):
         return {_normal_text(k): normalise(v, k) for k, v in value.items()}

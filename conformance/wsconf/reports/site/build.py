@@ -30,10 +30,10 @@ def _replaceable(out: Path) -> None:
 
 
 def write_site(out_dir, spec, given: list[tuple[Digest, str]], releases: dict[str, Digest] | None = None,
-               changes: list | None = None, not_run: list[str] | None = None) -> list[str]:
+               changes: dict[str, list] | None = None, not_run: list[str] | None = None) -> list[str]:
     """The site in `out_dir` (emptied first) from the results `given` (each with where it came from),
     the release matrix's `releases` (version -> digest, oldest first) and their behaviour `changes`
-    (releases/changelog.py). Returns the pages written, relative to `out_dir`."""
+    (version -> the lines of releases/changelog.py). Returns the files written, relative to `out_dir`."""
     out = Path(out_dir)
     _replaceable(out)
     releases = releases or {}
@@ -43,9 +43,7 @@ def write_site(out_dir, spec, given: list[tuple[Digest, str]], releases: dict[st
         load_expectations(impl)
     matrix = {v: Implementation(d, f"{UPSTREAM} {v}", f"mastra-core-{v}", f"the release matrix ({v})")
               for v, d in releases.items()}
-    changes_of: dict[str, list] = defaultdict(list)
-    for change in changes or []:
-        changes_of[change.release].append(change)
+    changes_of = changes or {}
     cases_of_family: dict[str, list] = defaultdict(list)
     cases_of_claim: dict[str, list] = defaultdict(list)
     for case in spec.cases:

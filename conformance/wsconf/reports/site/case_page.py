@@ -16,6 +16,7 @@ from .layout import claim_url, esc, link, outcome_span, page, release_url, tool_
 BLOCK = 6000          # characters of one output or diff on a page (`wsconf show` and the results have it whole)
 CASE_TEXT = 60_000    # characters of the case's own text
 STEPS_SHOWN = 6       # differing steps shown in full per result
+HISTORY_SHOWN = 4     # failing runs of releases whose answers are shown (the newest); the release pages have the rest
 DEPTH = 1
 
 
@@ -120,7 +121,8 @@ def _history(case, releases: dict) -> list[str]:
            "Releases that did the same are one row.</p>",
            '<table class="history"><tr><th>releases</th><th>outcome</th><th>what it did</th></tr>']
     details = []
-    for run in reversed(_runs(case, releases)):
+    runs = _runs(case, releases)
+    for run in reversed(runs):
         span = link(release_url(run.first), run.first, DEPTH) + (
             f" – {link(release_url(run.last), run.last, DEPTH)} ({run.count})" if run.count > 1 else "")
         raw = run.entry.outcome if run.entry else "absent"
@@ -129,12 +131,16 @@ def _history(case, releases: dict) -> list[str]:
             said = f"outside its releases; it answered otherwise ({esc(raw)}): " + said
         out.append(f"<tr><td>{span}</td><td>{outcome_span(run.outcome, getattr(run.entry, 'harm', None))}</td>"
                    f"<td>{said}</td></tr>")
-        if raw in ("failed", "error"):
+        if raw in ("failed", "error") and len(details) < HISTORY_SHOWN:
             record = run.release.digest.record(case.id) or {}
             details.append(f"<details><summary>what {esc(run.last)} answered"
                            f"{f' (the same on {run.first} – {run.last})' if run.count > 1 else ''}</summary>"
                            + "\n".join(result_html(record)) + "</details>")
     out.append("</table>")
+    hidden = sum(r.entry is not None and r.entry.outcome in ("failed", "error") for r in runs) - len(details)
+    if hidden > 0:
+        details.append(f"<p>{hidden} older failing row(s) not shown in full: <code>wsconf run --adapter "
+                       f"mastra@VERSION -k {esc(case.id)}</code> gives any release's answer.</p>")
     return out + details
 
 

@@ -62,7 +62,7 @@ def index(spec, implementations: list, families: list[str], releases: dict, chan
     body.append("</table></div>")
     if releases:
         newest, oldest = list(releases)[-1], list(releases)[0]
-        total = sum(len(v) for v in changes_of.values())
+        total = sum(len(lines) for lines in changes_of.values())
         body.append(f"<h2 id=releases>Across @mastra/core releases</h2><p>The release matrix ran {len(releases)} "
                     f"releases, {link(release_url(oldest), oldest, 0)} to {link(release_url(newest), newest, 0)}: "
                     f"{total} behaviour changes, listed per release in {link('changes.html', 'behaviour changes', 0)}; "
