@@ -23,6 +23,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import os
+import re
 import stat
 import time
 from pathlib import Path
@@ -131,19 +132,29 @@ def entry_matches(expected: str | None, actual: str | None) -> bool:
     return len(want) == len(got) == 3 and all(w in ("*", g) for w, g in zip(want, got))
 
 
+# A pinned path made of names at random (releases/states.py): a `*` for the random part, `#n` to count them
+_RANDOM = re.compile(r".*\*[^/]*#\d+")
+
+
+def _escaped(text: str) -> str:
+    """A name for fnmatch, as itself."""
+    return re.sub(r"([*?\[])", r"[\1]", text)
+
+
 def differences(expected: dict[str, str], actual: dict[str, str], dirs: bool = True) -> dict[str, tuple]:
     """path -> (expected entry or None, actual entry or None) where they do not match. dirs=False:
     folders are not compared (an implementation without empty_dirs has a folder only while
     something is in it, which the files under it already say). A pinned path holding `*`
     (`.mastra-mounts/mount-*#1`, a name made at random) stands for one actual path its glob matches."""
     out = {}
-    patterns = sorted(p for p in expected if "*" in p)
-    exact = [p for p in expected if "*" not in p]
+    patterns = sorted(p for p in expected if _RANDOM.fullmatch(p))
+    exact = [p for p in expected if not _RANDOM.fullmatch(p)]
     unmatched = {p: e for p, e in actual.items() if p not in expected}
     for path in sorted(set(exact) | set(p for p in actual if p in expected)):
         _compare(out, path, expected.get(path), actual.get(path), dirs)
     for pattern in patterns:
-        glob = pattern.rsplit("#", 1)[0]
+        # the `*` stands for the random part; anything else is the name's own ([x], ?, * in a file name)
+        glob = "*".join(_escaped(part) for part in pattern.rsplit("#", 1)[0].split("*"))
         fits = [p for p in sorted(unmatched) if p.count("/") == glob.count("/") and fnmatch.fnmatchcase(p, glob)]
         if not fits:
             _compare(out, pattern, expected[pattern], None, dirs)
