@@ -11,7 +11,7 @@ RECORDS = [
     {"id": "read_file.errors.missing_file", "tool": "read_file", "claims": ["tools.read.errors.not_found"],
      "implementation": "wsref", "outcome": "failed", "message": "the text differs",
      "steps": [{"id": "read", "call": "read (mastra_workspace_read_file)", "args": {"path": "x"},
-                "expected": {"error": "File not found: x"}, "actual": {"kind": "text", "value": "x\t "}}]},
+                "expected": {"error": "File not found: x"}, "actual": {"kind": "text", "value": "x\t \ud83d"}}]},
     {"id": "list_files.output.empty_root", "tool": "list_files", "claims": [], "implementation": "wsref",
      "outcome": "xfail", "message": "a known difference", "steps": []},
 ]
@@ -33,6 +33,7 @@ def test_markdown_table_html_page_and_readme_markers(tmp_path, capsys):
     assert '<td class="x">0/1 · 1 xfail</td>' in html               # list_files row
     assert "read_file.errors.missing_file" in html and "File not found: x" in html
     assert "“" in html  # claim quotes are shown
+    assert "x\\t \\ud83d" in html  # half an emoji (an implementation's output cut mid-character) as its escape
 
 
 def test_compare_finds_no_difference_between_the_reference_in_process_and_over_the_protocol(capsys):

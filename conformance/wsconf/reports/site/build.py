@@ -57,7 +57,7 @@ def write_site(out_dir, spec, given: list[tuple[Digest, str]], releases: dict[st
     def write(rel: str, text: str) -> None:
         path = out / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        path.write_text(text, encoding="utf-8", errors="backslashreplace")  # half an emoji, as its escape
         written.append(rel)
 
     write(MARKER, "a site written by `wsconf site`: the next one replaces this folder\n")
