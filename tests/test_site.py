@@ -249,3 +249,16 @@ def test_the_site_works_in_a_real_browser(site, tmp_path):
         browser.close()
     assert all((shots / name).stat().st_size > 10_000 for name in ("index.png", "tool.png", "case.png",
                                                                     "implementation.png", "search.png"))
+
+
+def test_an_unreadable_expectations_file_is_named_on_its_page_and_the_site_goes_on(tmp_path):
+    import dataclasses
+    full = load_spec()
+    spec = dataclasses.replace(full, cases=full.cases[:5])
+    bad = tmp_path / f"{PORT}.yaml"
+    bad.write_text("failures: [unclosed\n")
+    results = _write(tmp_path / "port.jsonl", {"implementation": PORT, "version": "0.1.0", "expectations": str(bad)},
+                     [_record(c, PORT, "0.1.0", "passed") for c in spec.cases])
+    write_site(tmp_path / "site", spec, [(load_digest(results), "port.jsonl")])
+    page = (tmp_path / "site" / "implementation" / "example-python-port-0.1.0.html").read_text()
+    assert f"<code>{bad} (not read: while parsing a flow sequence)</code>" in page

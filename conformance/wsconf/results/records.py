@@ -39,10 +39,15 @@ class Results:
 
     @property
     def core_version(self) -> str | None:
-        """The @mastra/core release these results judged (its own version, or the one a provider ran on)."""
-        if self.implementation == "@mastra/core":
-            return self.version
-        return ((self.run or {}).get("dependencies") or {}).get("@mastra/core")
+        return core_release(self.implementation, self.version, self.run)
+
+
+def core_release(implementation: str, version: str, run: dict | None) -> str | None:
+    """The @mastra/core release results judged: its own version, or the one a provider ran on (never
+    a port's own version)."""
+    if implementation == "@mastra/core":
+        return version
+    return ((run or {}).get("dependencies") or {}).get("@mastra/core")
 
 
 def load_results(path: str | Path) -> Results:

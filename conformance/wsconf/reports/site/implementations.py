@@ -5,10 +5,13 @@ taken for one."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
 
 from ...results.digest import Digest, Entry
+from ...results.records import core_release
 from ...session import expectations
 from ...spec.versions import RangeError, satisfies
 from .layout import implementation_url
@@ -43,10 +46,7 @@ class Implementation:
 
     @property
     def core(self) -> str | None:
-        """The @mastra/core release its results judged: its own version, or the one a provider ran on."""
-        if self.name == UPSTREAM:
-            return self.version
-        return (self.run.get("dependencies") or {}).get(UPSTREAM)
+        return core_release(self.name, self.version, self.run)
 
     @property
     def subtitle(self) -> str:
@@ -110,7 +110,11 @@ def load_expectations(implementation: Implementation) -> None:
     used = implementation.run.get("expectations")
     folder = Path(used).parent if used and Path(used).is_file() else None
     path = expectations.resolve(implementation.name, folder, implementation.version, implementation.core)
-    if path is not None:
-        implementation.expectations_file = str(path)
+    if path is None:
+        return
+    implementation.expectations_file = str(path)
+    try:
         implementation.expectations = expectations.load(implementation.name, folder, implementation.version,
                                                         implementation.core)
+    except (yaml.YAMLError, AttributeError, KeyError, TypeError) as exc:  # shown on its page; the site goes on
+        implementation.expectations_file = f"{path} (not read: {str(exc).splitlines()[0]})"
