@@ -69,6 +69,11 @@ def esc(text) -> str:
     return html.escape(str(text).encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
+def with_code(text: str) -> str:
+    """A line written for Markdown (BEHAVIOUR-CHANGES.md: `code` in backticks) as HTML."""
+    return re.sub(r"`([^`]*)`", r"<code>\1</code>", esc(text))
+
+
 def outcome_span(outcome: str, harm: str | None = None) -> str:
     words, cls = OUTCOME.get(outcome, (outcome, ""))
     if harm and outcome in ("failed", "xfail", "error"):

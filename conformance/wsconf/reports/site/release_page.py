@@ -10,7 +10,7 @@ import difflib
 from ...isolation.sizes import clip_text
 from ...judge.render import describe
 from .implementations import Implementation
-from .layout import case_url, claim_url, esc, link, page, release_url, tool_url
+from .layout import case_url, claim_url, esc, link, page, release_url, tool_url, with_code
 
 DEPTH = 1
 BLOCK = 8000
@@ -34,7 +34,7 @@ def _outputs_diff(change) -> str:
 
 def _change_html(change, depth: int) -> str:
     cases = ", ".join(link(case_url(c), c, depth) for c in change.cases)
-    return (f"<li>{esc(change.what)} <details><summary>{len(change.cases)} case(s), and what the first answered on "
+    return (f"<li>{with_code(change.what)} <details><summary>{len(change.cases)} case(s), and what the first answered on "
             f"both</summary><p>{cases}</p><pre>{esc(_outputs_diff(change))}</pre></details></li>")
 
 
