@@ -13,7 +13,8 @@ the answer matches. An entry is one short string:
 The case's own folders in a file or a link target (its root, outside and home paths) are written
 as {{root}}, {{outside}}, {{home}} before hashing, so a file that records where it was written
 reads the same in every run. In a pinned state `*` stands for a part that differed between the
-upstream's runs, and a leading `?` for an entry that was there in some runs only.
+upstream's runs, a leading `?` for an entry that was there in some runs only, and a key beginning
+with `//` is a glob for a name made at random.
 
 Bounded: at most MAX_ENTRIES entries and MAX_BYTES bytes hashed per observation; past them the
 state holds TOO_MANY / the file's entry says its content was not read.
@@ -31,6 +32,7 @@ from pathlib import Path
 MAX_ENTRIES = 20_000
 MAX_BYTES = 256 * 1024 * 1024
 TOO_MANY = "..."   # the key standing for "more entries than MAX_ENTRIES"
+PATTERN = "//"     # a pinned key so begun is a glob (a random name), never a path
 UNREAD = "unread"  # a file's hash when the byte budget was spent
 
 
@@ -132,29 +134,31 @@ def entry_matches(expected: str | None, actual: str | None) -> bool:
     return len(want) == len(got) == 3 and all(w in ("*", g) for w, g in zip(want, got))
 
 
-# A pinned path made of names at random (releases/states.py): a `*` for the random part, `#n` to count them
-_RANDOM = re.compile(r".*\*[^/]*#\d+")
+def pinned_glob(key: str) -> str:
+    """The fnmatch glob of a pinned random name (`//d/mount-*#1`): its `*` stands for the random part,
+    any other `?`, `[` or `]` is the name's own (`//d/[x]-*#1` is `d/[x]-` and something)."""
+    return "*".join(_escaped(part) for part in key[len(PATTERN):].rsplit("#", 1)[0].split("*"))
 
 
 def _escaped(text: str) -> str:
     """A name for fnmatch, as itself."""
-    return re.sub(r"([*?\[])", r"[\1]", text)
+    return re.sub(r"([?\[])", r"[\1]", text)
 
 
 def differences(expected: dict[str, str], actual: dict[str, str], dirs: bool = True) -> dict[str, tuple]:
     """path -> (expected entry or None, actual entry or None) where they do not match. dirs=False:
     folders are not compared (an implementation without empty_dirs has a folder only while
-    something is in it, which the files under it already say). A pinned path holding `*`
-    (`.mastra-mounts/mount-*#1`, a name made at random) stands for one actual path its glob matches."""
+    something is in it, which the files under it already say). A pinned path beginning with `//`
+    (`//.mastra-mounts/mount-*#1`, a name made at random) stands for one actual path its glob matches
+    (an observed path never begins with a slash)."""
     out = {}
-    patterns = sorted(p for p in expected if _RANDOM.fullmatch(p))
-    exact = [p for p in expected if not _RANDOM.fullmatch(p)]
+    patterns = sorted(p for p in expected if p.startswith(PATTERN))
+    exact = [p for p in expected if not p.startswith(PATTERN)]
     unmatched = {p: e for p, e in actual.items() if p not in expected}
     for path in sorted(set(exact) | set(p for p in actual if p in expected)):
         _compare(out, path, expected.get(path), actual.get(path), dirs)
     for pattern in patterns:
-        # the `*` stands for the random part; anything else is the name's own ([x], ?, * in a file name)
-        glob = "*".join(_escaped(part) for part in pattern.rsplit("#", 1)[0].split("*"))
+        glob = pinned_glob(pattern)
         fits = [p for p in sorted(unmatched) if p.count("/") == glob.count("/") and fnmatch.fnmatchcase(p, glob)]
         if not fits:
             _compare(out, pattern, expected[pattern], None, dirs)
