@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from wsconf.cli import main
 from wsconf.judge.runner import NOT_APPLICABLE, PASSED, run_case
+from wsconf.releases.changelog import describe
 from wsconf.releases.changelog import render as render_changelog
 from wsconf.releases.history import load_digests, load_matrix
 from wsconf.releases.ranges import case_ranges, write_versions
@@ -178,6 +179,14 @@ def test_the_changelog_is_one_line_per_change_and_never_counts_the_clock(tmp_pat
         f"- **{tool}** `{claim}`: `value.output`: `partly` became `done`; "
         f"now as pinned. [1 case](report/site/release/1.13.2.html#change-1)"]
     assert "## 1.13.2" in text and "## 1.12.0" not in text and "1796" not in text
+
+
+def test_a_changelog_line_shows_control_characters_as_their_escapes():
+    """A colour's ESC (or a NUL, a DEL) would be unseen or garbled in Markdown: the line names it."""
+    old = [{"step": "run", "actual": {"text": "\x1b[31mred\x1b[0m plain\x00\x7f"}}]
+    new = [{"step": "run", "actual": {"text": "stdout:"}}]
+    step, words = describe(old, new)
+    assert (step, words) == ("run", "`\\x1b[31mred\\x1b[0m plain\\x00\\x7f` became `stdout:`")
 
 
 def test_compare_normalises_counters_and_groups_by_field(tmp_path, capsys):

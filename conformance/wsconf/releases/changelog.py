@@ -64,8 +64,13 @@ VERDICTS = {("matches", "failed"): "no longer as pinned",
 
 # -- describing one change ---------------------------------------------------------------------------
 
+# Control characters (a colour's ESC, NUL, DEL) are unseen or garbled in Markdown: shown as their escapes
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
 def _cut(text: str, limit: int = SHOWN_CHARS) -> str:
     text = text.replace("`", "'").replace("\n", "⏎")  # one line, whatever the value
+    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
