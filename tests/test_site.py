@@ -262,3 +262,20 @@ def test_an_unreadable_expectations_file_is_named_on_its_page_and_the_site_goes_
     write_site(tmp_path / "site", spec, [(load_digest(results), "port.jsonl")])
     page = (tmp_path / "site" / "implementation" / "example-python-port-0.1.0.html").read_text()
     assert f"<code>{bad} (not read: while parsing a flow sequence)</code>" in page
+
+
+def test_a_release_change_of_a_pseudo_tool_links_to_its_cases_tool_page():
+    """A change told under a step's pseudo-tool (`descriptions`, Mastra Code's `view`) links to the
+    tool page of its case's family, which exists, never to tool/descriptions.html, which does not."""
+    from collections import Counter
+
+    from wsconf.releases.changelog import Change, Line
+    from wsconf.reports.site import release_page
+    spec = load_spec()
+    case = next(c for c in spec.cases if c.tool == "descriptions")
+    change = Change("1.40.0", "1.33.0", "descriptions", "failed", "matches", "`value.size` changed",
+                    [case.id], Counter({case.claims[0]: 1}) if case.claims else Counter())
+    shown = release_page.line_html(Line([change], "change-1"), 1, spec.cases)
+    assert f'<a href="../tool/{case.families[0]}.html">descriptions</a>' in shown
+    unknown = Change("1.40.0", "1.33.0", "nowhere", "failed", "matches", "x", ["no.such.case"])
+    assert "<b>nowhere</b>" in release_page.line_html(Line([unknown], "change-2"), 1, spec.cases)
