@@ -60,7 +60,14 @@ def build(checkout: Path, args: list[str], out: Path) -> dict:
     largest = max(files, key=lambda p: p.stat().st_size)
     return {"wall": wall, "cpu": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
             "pages": sum(p.suffix == ".html" for p in files), "bytes": sum(p.stat().st_size for p in files),
-            "largest": (largest.stat().st_size, str(largest.relative_to(out)))}
+            "largest": (largest.stat().st_size, str(largest.relative_to(out))), "broken": len(_broken_links(out))}
+
+
+def _broken_links(out: Path) -> list[str]:
+    """This checkout's check of a built site (after the timing: its own time is not the build's)."""
+    sys.path.insert(0, str(REPO / "conformance"))
+    from wsconf.reports.site.links import broken_links
+    return broken_links(out)
 
 
 def cold_read(matrix: Path) -> tuple[float, int]:
@@ -129,11 +136,13 @@ def render(args, results: list[str], samples: dict, loads: list[str], cold: list
              f"{len(results)} results file(s) and each matrix named, {args.rounds} rounds, the runs' order turning "
              "every round; the digests of a matrix's results are cached beside them (a first build, not counted, "
              "fills the cache).", "",
-             "| run | wall (median) | CPU (median) | pages | largest file | whole site |", "|---|---|---|---|---|---|"]
+             "| run | wall (median) | CPU (median) | pages | largest file | whole site | broken links |",
+             "|---|---|---|---|---|---|---|"]
     for label, runs in samples.items():
         lines.append(f"| {label} | {statistics.median(s['wall'] for s in runs):.1f} s | "
                      f"{statistics.median(s['cpu'] for s in runs):.1f} s | {runs[-1]['pages']} | "
-                     f"{runs[-1]['largest'][0] / 1e6:.2f} MB ({runs[-1]['largest'][1]}) | {runs[-1]['bytes'] / 1e6:.0f} MB |")
+                     f"{runs[-1]['largest'][0] / 1e6:.2f} MB ({runs[-1]['largest'][1]}) | {runs[-1]['bytes'] / 1e6:.0f} MB | "
+                     f"{max(s['broken'] for s in runs)} |")
     labels = list(samples)
     if len(labels) > 1 and labels[1].startswith("baseline"):
         this, base = samples[labels[0]], samples[labels[1]]
@@ -147,10 +156,12 @@ def render(args, results: list[str], samples: dict, loads: list[str], cold: list
     cpu = max(statistics.median(s["cpu"] for s in runs) for runs in ours)
     largest = max(s["largest"] for runs in ours for s in runs)
     pages = min(runs[-1]["pages"] for runs in ours)
-    met = wall < TARGET_SECONDS and pages > TARGET_PAGES and largest[0] <= PAGE_LIMIT
-    lines += ["", f"Target: over {TARGET_PAGES:,} pages in under {TARGET_SECONDS:.0f} s, no file over 1 MB: "
-                  f"{'met' if met else 'NOT met'} (this checkout's slowest run: {pages} pages, {wall:.1f} s wall and "
-                  f"{cpu:.1f} s CPU, the largest file {largest[0] / 1e6:.2f} MB). Load averages (1, 5, 15 min) before "
+    broken = max(s["broken"] for runs in ours for s in runs)
+    met = wall < TARGET_SECONDS and pages > TARGET_PAGES and largest[0] <= PAGE_LIMIT and broken == 0
+    lines += ["", f"Target: over {TARGET_PAGES:,} pages in under {TARGET_SECONDS:.0f} s, no file over 1 MB, no broken "
+                  f"link: {'met' if met else 'NOT met'} (this checkout's slowest run: {pages} pages, {wall:.1f} s wall "
+                  f"and {cpu:.1f} s CPU, the largest file {largest[0] / 1e6:.2f} MB, {broken} broken links). Load "
+                  "averages (1, 5, 15 min) before "
                   f"each round: {'; '.join(loads)}.", MARKERS[1]]
     return "\n".join(lines) + "\n"
 
