@@ -10,7 +10,8 @@ what each tool really does and which implementations do it, built from whatever 
     release/<version>.html          a release's behaviour changes with the whole old and new outputs
     cases.html, claims.html, changes.html, search.html (+ search-cases.js, search-claims.js), site.css, site.js
 
-Links are relative (the site works from any folder, and from file://); URLs are permanent by id.
+Links are relative (the site works from any folder, and from file://); URLs are permanent by id;
+links.broken_links finds any that lead nowhere (the test command and tools/bench/site.py use it).
 """
 from __future__ import annotations
 
