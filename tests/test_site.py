@@ -258,7 +258,8 @@ def test_a_release_change_of_a_pseudo_tool_links_to_its_cases_tool_page():
     case = next(c for c in spec.cases if c.tool == "descriptions")
     change = Change("1.40.0", "1.33.0", "descriptions", "failed", "matches", "`value.size` changed",
                     [case.id], Counter({case.claims[0]: 1}) if case.claims else Counter())
-    shown = release_page.line_html(Line([change], "change-1"), 1, spec.cases)
+    pages = release_page.ToolPages(spec.cases)
+    shown = release_page.line_html(Line([change], "change-1"), 1, pages)
     assert f'<a href="../tool/{case.families[0]}.html">descriptions</a>' in shown
     unknown = Change("1.40.0", "1.33.0", "nowhere", "failed", "matches", "x", ["no.such.case"])
-    assert "<b>nowhere</b>" in release_page.line_html(Line([unknown], "change-2"), 1, spec.cases)
+    assert "<b>nowhere</b>" in release_page.line_html(Line([unknown], "change-2"), 1, pages)

@@ -38,22 +38,27 @@ def _change_html(change, depth: int) -> str:
             f"both</summary><p>{cases}</p><pre>{esc(_outputs_diff(change))}</pre></details></li>")
 
 
-def _tool_page(change, cases: list) -> str | None:
-    """The tool page a change's tool is on: its own family's, else its first case's (a step of a
+class ToolPages:
+    """Which tool page a change's tool is on: its own family's, else its first case's (a step of a
     pseudo-tool such as `descriptions` or `view` has no page of its own)."""
-    families = {f for case in cases for f in case.families}
-    family = change.tool.split(".")[0].replace("fs", "filesystem")
-    if family in families:
-        return family
-    first = next((c for c in cases if c.id == change.cases[0]), None)
-    return next((f for f in first.families if f in families), None) if first else None
+
+    def __init__(self, cases: list):
+        self.families = {f for case in cases for f in case.families}
+        self.cases = {case.id: case for case in cases}
+
+    def of(self, change) -> str | None:
+        family = change.tool.split(".")[0].replace("fs", "filesystem")
+        if family in self.families:
+            return family
+        first = self.cases.get(change.cases[0])
+        return next((f for f in first.families if f in self.families), None) if first else None
 
 
-def line_html(line, depth: int, cases: list) -> str:
+def line_html(line, depth: int, pages: ToolPages) -> str:
     """One behaviour change of BEHAVIOUR-CHANGES.md (its anchor is what the file links to), with every
     difference it stands for, their cases and the first case's old and new outputs."""
     first = line.first
-    family = _tool_page(first, cases)
+    family = pages.of(first)
     tool = link(tool_url(family), first.tool, depth) if family else esc(first.tool)
     claim = link(claim_url(first.claim), first.claim, depth) if first.claim else "no claim"
     return (f'<li id="{esc(line.anchor)}"><b>{tool}</b> ({claim}): <i>{esc(first.verdict)}</i>, '
@@ -78,7 +83,8 @@ def render(version: str, release: Implementation, previous: str | None, lines: l
         body.append("<p>As in BEHAVIOUR-CHANGES.md: per tool, claim and verdict, each difference (the first one of "
                     "its cases, as a person reads it) with its cases; times, pids, ids and epoch milliseconds are "
                     "never changes.</p>")
-        body.append("<ol>" + "".join(line_html(line, DEPTH, cases) for line in lines) + "</ol>" if lines
+        pages = ToolPages(cases)
+        body.append("<ol>" + "".join(line_html(line, DEPTH, pages) for line in lines) + "</ol>" if lines
                     else "<p>None: every case did the same.</p>")
     return page(f"@mastra/core {version}", body, DEPTH)
 
