@@ -41,6 +41,16 @@ def run_suite(tmp_path: Path, adapter: str, *extra: str, spec: Path = SPEC,
     return proc.returncode, records, proc.stdout + proc.stderr
 
 
+def results_file(path: Path, records: list[dict], run: dict | None = None) -> Path:
+    """A results file as a run of the harness ends it: its records, then the end line with their
+    counts and the sha256 of the lines before (what `wsconf report`, `compare` and `findings` check)."""
+    from collections import Counter
+
+    from wsconf.results.journal import write_results
+    write_results(path, run, records, {"counts": dict(Counter(r["outcome"] for r in records)), "cases": len(records)})
+    return path
+
+
 def processes_in(folder: Path) -> list[str]:
     """Live processes whose working directory is (or was) inside folder (a zombie is dead
     already, waiting for its parent)."""

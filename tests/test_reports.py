@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+from conftest import results_file
 from wsconf.cli import main
 
 RECORDS = [
@@ -18,8 +19,7 @@ RECORDS = [
 
 
 def test_markdown_table_html_page_and_readme_markers(tmp_path, capsys):
-    results = tmp_path / "r.jsonl"
-    results.write_text("\n".join(json.dumps(r) for r in RECORDS))
+    results = results_file(tmp_path / "r.jsonl", RECORDS)
     readme = tmp_path / "README.md"
     readme.write_text("before\n<!-- conformance:start -->\nold\n<!-- conformance:end -->\nafter\n")
     page = tmp_path / "report" / "index.html"
@@ -42,16 +42,12 @@ def test_compare_finds_no_difference_between_the_reference_in_process_and_over_t
 
 def test_report_merges_the_shards_of_one_run_and_refuses_a_case_counted_twice(tmp_path, capsys):
     """A CI matrix runs some tools per machine; `wsconf report` joins the shards given one label."""
-    import json
-
     import pytest
 
-    from wsconf.cli import main
     rec = {"tool": "grep", "claims": [], "implementation": "wsref", "version": "0", "message": "", "detail": "",
            "duration": 0.0, "steps": []}
-    (tmp_path / "a.jsonl").write_text("".join(json.dumps({**rec, "id": f"a{i}", "outcome": "passed"}) + "\n"
-                                              for i in range(3)))
-    (tmp_path / "b.jsonl").write_text(json.dumps({**rec, "id": "b0", "outcome": "failed"}) + "\n")
+    results_file(tmp_path / "a.jsonl", [{**rec, "id": f"a{i}", "outcome": "passed"} for i in range(3)])
+    results_file(tmp_path / "b.jsonl", [{**rec, "id": "b0", "outcome": "failed"}])
     assert main(["report", f"wsref={tmp_path / 'a.jsonl'}", f"wsref={tmp_path / 'b.jsonl'}"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| wsref")]
     assert rows == ["| wsref | 4 | 3 | 1 | 0 | 0 | [wsref.yaml](conformance/expectations/wsref.yaml) |"]

@@ -155,7 +155,7 @@ class ProviderAdapter(SubprocessAdapter):
         raise NotImplementedError
 
     def __init__(self, timeout: float = 30.0, **process):
-        """process: the subprocess adapter's own options (max_line, hermetic)."""
+        """process: the subprocess adapter's own options (max_line, confinement)."""
         self.server = self.server_class()
         try:
             env = {"WSCONF_BRIDGE_FILESYSTEM": self.provider, **self.bridge_env(self.server)}

@@ -10,16 +10,18 @@ import json
 import os
 import queue
 import select
-import shutil
 import signal
 import subprocess
 import threading
 import time
 
-from ..isolation import reaper
-from ..isolation.tree import run_dir
+from ..isolation import confine, reaper
+from ..isolation.confine import Confinement
+from ..isolation.tree import run_dir, set_owner
 from ..spec.capability_aliases import expand
+from ..spec.resources import data_path
 from ..spec.tool_names import tool_id
+from .answers import answer_problem, hello_problem
 from .base import (
     Adapter,
     AdapterFault,
@@ -34,15 +36,14 @@ DEFAULT_MAX_LINE = 64 * 1024 * 1024
 STDERR_KEPT = 64 * 1024     # bytes of stderr tail shown when something breaks
 EXIT_GRACE = 1.0            # seconds between a closed stdout (or an exit) and the verdict
 _EOF, _TOO_LONG = object(), object()
+LIVE: set[int] = set()      # the processes of the protocol adapters in use, in this harness process
 
 
-def hermetic_argv(argv: list[str], writable: str) -> list[str]:
-    """The command under bwrap: the whole filesystem read-only but `writable` (the run folder)."""
-    bwrap = shutil.which("bwrap")
-    if bwrap is None:
-        raise AdapterFault("--wsconf-hermetic needs bwrap (apt-get install bubblewrap), which is not installed")
-    return [bwrap, "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--bind", writable, writable,
-            "--die-with-parent", "--", *argv]
+def default_confinement() -> Confinement:
+    """Confined where the kernel allows, with the bundled spec and expectations hidden (the session
+    names more: the run's own spec, expectations and results; session/plugin.py)."""
+    spec = data_path("spec")
+    return confine.choose("auto", hidden=[spec, data_path("expectations")], shown=[spec / "fixtures"])
 
 
 class ProtocolProcess:
@@ -58,6 +59,7 @@ class ProtocolProcess:
                                          stderr=subprocess.PIPE, start_new_session=True, env=env, bufsize=0)
         except OSError as exc:
             raise AdapterFault(f"could not start adapter {' '.join(argv)!r}: {exc}") from None
+        LIVE.add(self.proc.pid)
         os.set_blocking(self.proc.stdin.fileno(), False)
         # One line waits at most: what an implementation prints unasked cannot pile up in memory.
         self.lines: queue.Queue = queue.Queue(maxsize=1)
@@ -68,6 +70,7 @@ class ProtocolProcess:
         self.next_id = 0
         self.busy = False   # a request was interrupted before its answer came: never ask it again
         self.own: set[int] = {self.proc.pid}
+        self.extras: list[dict] = []
 
     def _read_stdout(self):
         """Split stdout into lines; a line over max_line stops the reading (the verdict kills)."""
@@ -190,9 +193,22 @@ class ProtocolProcess:
             self.kill()
             got = msg.get("id") if isinstance(msg, dict) else None
             raise AdapterFault(f"adapter answered id {got!r} to request {rid} ({op!r})")
-        if not msg.get("ok"):
+        extra = {k: v for k, v in msg.items() if k not in ("id", "ok", "result")}
+        if extra:  # looked at for leaks like the result (judge/runner.py); never shown raw
+            self.extras.append(extra)
+        if msg.get("ok") is not True:
             raise AdapterFault(f"adapter fault on {op!r}: {str(msg.get('fault', '(no message)'))[:2000]}")
-        return msg.get("result")
+        if "result" not in msg:
+            raise AdapterFault(f"adapter answered {op!r} with ok and no `result`")
+        problem = answer_problem(op, msg["result"])
+        if problem:
+            raise AdapterFault(f"adapter answered {op!r} with the wrong shape: {problem}")
+        return msg["result"]
+
+    def take_extras(self) -> list[dict]:
+        """The response members beside id, ok and result since the last call (a fault's message too)."""
+        extras, self.extras = self.extras, []
+        return extras
 
     def alive(self) -> bool:
         return self.proc.poll() is None and not self.busy
@@ -200,6 +216,7 @@ class ProtocolProcess:
     def kill(self) -> None:
         """SIGKILL the whole process group; bounded waits only."""
         self.dead = True
+        LIVE.discard(self.proc.pid)
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -265,18 +282,25 @@ class ProtocolSession(Session):
 
 
 class SubprocessAdapter(Adapter):
-    """HOME and TMPDIR of the process point into the run folder, which the harness watches; with
-    `hermetic`, bwrap makes everything else read-only for it."""
+    """HOME and TMPDIR of the process point into the run folder, which the harness watches; where
+    the kernel allows, it runs confined (isolation/confine.py): everything but the run folder
+    read-only, the spec, expectations and results hidden, the harness's processes out of reach."""
 
     def __init__(self, argv: list[str], timeout: float = 30.0, max_line: int = DEFAULT_MAX_LINE,
-                 hermetic: bool = False):
+                 confinement: Confinement | None = None):
+        if not argv or not argv[0]:
+            raise AdapterUnavailable("no command to run: an adapter `cmd:` needs a command line after the colon")
         self.timeout = timeout
         self.max_line = max_line
-        self.hermetic = hermetic
+        self.confinement = confinement or default_confinement()
+        # Before anything starts: what it starts before hello, or detaches, comes back to the harness.
+        reaper.become_subreaper()
+        self.mark = reaper.mark()
         run = str(run_dir())
+        set_owner(self.confinement.owner)
         self.env = {**os.environ, "HOME": f"{run}/home", "TMPDIR": f"{run}/tmp", "TMP": f"{run}/tmp",
                     "TEMP": f"{run}/tmp"}
-        self.argv = hermetic_argv(argv, run) if hermetic else argv
+        self.argv = self.confinement.wrap(argv, run)
         self.process: ProtocolProcess | None = None
         try:
             self.hello = self._start()
@@ -288,36 +312,31 @@ class SubprocessAdapter(Adapter):
     def _start(self) -> dict:
         self.process = ProtocolProcess(self.argv, self.timeout, self.max_line, self.env)
         hello = self.process.request("hello", {"protocol": PROTOCOL_VERSION}, timeout=max(self.timeout, 60))
-        if not isinstance(hello, dict) or hello.get("protocol") != PROTOCOL_VERSION:
+        self.process.take_extras()
+        problem = hello_problem(hello)
+        if problem:
             self.process.kill()
-            raise AdapterFault(f"adapter speaks protocol {hello.get('protocol') if isinstance(hello, dict) else hello!r}; "
-                               f"this harness speaks {PROTOCOL_VERSION}")
+            raise AdapterFault(problem)
+        if hello["protocol"] != PROTOCOL_VERSION:
+            self.process.kill()
+            raise AdapterFault(f"adapter speaks protocol {hello['protocol']!r}; this harness speaks {PROTOCOL_VERSION}")
         # What runs once it has said hello is its own (bwrap's child, helpers), not a case's.
         self.process.own |= set(reaper.descendants(self.process.proc.pid))
-        self.name = hello.get("implementation", "?")
-        self.version = hello.get("version", "?")
-        self.capabilities = expand(hello.get("capabilities", []))  # local_paths: the four it became
-        self.protocol_version = hello.get("protocol")
-        declared = hello.get("tools")
-        if declared is not None:
-            if not isinstance(declared, list) or not all(isinstance(t, str) for t in declared):
-                self.process.kill()
-                raise AdapterFault(f"hello: `tools` must be a list of tool names, got {declared!r}")
-            self.tools = frozenset(tool_id(t) for t in declared)
-        dependencies = hello.get("dependencies") or {}
-        if not isinstance(dependencies, dict):
-            self.process.kill()
-            raise AdapterFault(f"hello: `dependencies` must be an object of name: version, got {dependencies!r}")
-        self.dependencies = {str(k): str(v) for k, v in dependencies.items()}
-        runtime_dir = hello.get("runtimeDir")
-        if runtime_dir is not None and not isinstance(runtime_dir, str):
-            self.process.kill()
-            raise AdapterFault(f"hello: `runtimeDir` must be a string (a folder), got {runtime_dir!r}")
-        self.runtime_dir = runtime_dir
+        self.name = hello["implementation"]
+        self.version = hello["version"]
+        self.capabilities = expand(hello["capabilities"])  # local_paths: the four it became
+        self.protocol_version = hello["protocol"]
+        if hello.get("tools") is not None:
+            self.tools = frozenset(tool_id(t) for t in hello["tools"])
+        self.dependencies = dict(hello.get("dependencies") or {})
+        self.runtime_dir = hello.get("runtimeDir")
         return hello
 
     def own_pids(self) -> set[int]:
         return set(self.process.own) if self.process else set()
+
+    def take_extras(self) -> list[dict]:
+        return self.process.take_extras() if self.process else []
 
     def open(self, root, outside, home, workspace):
         if self.process is None or not self.process.alive():
@@ -326,10 +345,13 @@ class SubprocessAdapter(Adapter):
             self._start()  # the previous case broke it: start fresh and go on
         result = self.process.request("open", {"root": root, "outside": outside, "home": home,
                                                "workspace": workspace})
-        if isinstance(result, dict) and "error" in result:
+        if "error" in result:
             raise OpenError(result["error"])
         return ProtocolSession(self.process, result["session"])
 
     def close(self):
         if self.process:
             self.process.shutdown()
+        # Every process it started, also before hello or detached, ends with it (not another
+        # adapter's, still in use).
+        reaper.kill_since(self.mark, spare=LIVE)

@@ -77,6 +77,21 @@ def kill_leftovers() -> list[Proc]:
     return left
 
 
+def kill_since(since: "Mark", spare: set[int] = frozenset()) -> list[Proc]:
+    """Kill every descendant started since the mark (an adapter's start), apart from the processes
+    in `spare` and everything below them (another adapter still in use). Returns what was killed."""
+    found = descendants()
+    spared = set(spare)
+    for pid in spare:
+        spared |= set(descendants(pid))
+    left = [p for p in found.values() if p.start >= since.ticks and p.running and p.pid not in spared]
+    for p in left:
+        p.command  # read while the process still has its command line
+    kill(left)
+    reap(since.ticks, spared)
+    return left
+
+
 def now() -> int:
     """The clock /proc/<pid>/stat counts process start times in (ticks since boot)."""
     return int(time.clock_gettime(time.CLOCK_BOOTTIME) * _TICKS)

@@ -21,25 +21,29 @@ import pytest
 from ..adapters.base import AdapterFault
 from ..adapters.registry import load_adapter
 from ..adapters.subprocess import DEFAULT_MAX_LINE
-from ..isolation import reaper, sizes
-from ..judge.render import surrogates_escaped, visible
+from ..isolation import reaper, sizes, watch
+from ..judge.render import for_terminal, surrogates_escaped, visible
 from ..judge.harm import record_fields as findings_fields
 from ..judge.runner import ERROR, FAILED, NOT_APPLICABLE, PASSED, UNSUPPORTED, run_case
 from ..results.journal import Journal
+from ..spec.digest import spec_digest
 from ..spec.loader import load_spec
 from ..spec.tool_names import tool_id
-from . import expectations
+from . import confinement, expectations
 from .findings import terminal_lines
+from .guards import check_options, positive_seconds
 from .header import describe_run, header_lines
+from .nothing_tested import nothing_tested
 
 XFAIL, XPASS = "xfail", "xpass"
+KEEP_CAP = 512 * 1024 * 1024
 
 
 def pytest_addoption(parser):
     group = parser.getgroup("wsconf", "wsconf conformance suite")
     group.addoption("--wsconf-adapter", default="reference",
                     help="implementation under test: reference, mastra, cmd:<command>, module:Class, or an entry-point name")
-    group.addoption("--wsconf-timeout", type=float, default=30.0, help="seconds per adapter call (default 30)")
+    group.addoption("--wsconf-timeout", type=positive_seconds, default=30.0, help="seconds per adapter call (default 30)")
     group.addoption("--wsconf-results", default=None, help="write one JSON object per case to this file")
     group.addoption("--wsconf-expectations", default=None,
                     help="folder of expectations files (default: conformance/expectations)")
@@ -60,7 +64,13 @@ def pytest_addoption(parser):
     group.addoption("--wsconf-max-line", type=size, default=DEFAULT_MAX_LINE,
                     help="largest response line an implementation may send, e.g. 64MB (the default): a longer one is a fault")
     group.addoption("--wsconf-hermetic", action="store_true",
-                    help="run the implementation under bwrap, everything outside the case folders read-only")
+                    help="refuse to run unless the implementation can be confined (it is by default, where bwrap "
+                         "and the kernel allow)")
+    group.addoption("--wsconf-unconfined", action="store_true",
+                    help="run a subprocess implementation without confinement, only watched (the run says UNCONFINED)")
+    group.addoption("--wsconf-keep-outputs", type=size, default=KEEP_CAP,
+                    help="the most the run keeps of huge results as whole files beside --wsconf-results, e.g. "
+                         "512MB (the default); past it a result is kept truncated only")
 
 
 def read_ids(path, spec) -> frozenset[str]:
@@ -90,13 +100,6 @@ def size(text) -> int:
     return int(float(found.group(1)) * {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}[found.group(2).upper()])
 
 
-def isolation(config) -> str:
-    if config.getoption("wsconf_hermetic"):
-        where = "bwrap" if shutil.which("bwrap") else "bwrap, which is not installed: no case can run"
-        return f"hermetic ({where}): the implementation can write only in the case folders"
-    return "watched: writes outside the root are found afterwards, not prevented (--wsconf-hermetic prevents them)"
-
-
 class WsconfState:
     """Per-process state: the loaded spec and the adapter (created on first use)."""
 
@@ -107,6 +110,7 @@ class WsconfState:
         self.adapter_error = None
         self._expected = None
         self.results: list[dict] = []
+        self.closed = False
 
     def load(self, spec_root: Path):
         if self.spec is None or self.spec.root != spec_root:
@@ -125,13 +129,7 @@ class WsconfState:
     @property
     def adapter(self):
         if self._adapter is None and self.adapter_error is None:
-            try:
-                self._adapter = load_adapter(self.config.getoption("wsconf_adapter"),
-                                             self.config.getoption("wsconf_timeout"),
-                                             max_line=self.config.getoption("wsconf_max_line"),
-                                             hermetic=self.config.getoption("wsconf_hermetic"))
-            except (AdapterFault, ValueError, ImportError, AttributeError) as exc:
-                self.adapter_error = f"could not start adapter {self.config.getoption('wsconf_adapter')!r}: {exc}"
+            self._adapter, self.adapter_error = start_adapter(self.config)
         if self.adapter_error:
             raise AdapterFault(self.adapter_error)
         return self._adapter
@@ -163,11 +161,29 @@ class WsconfState:
         implemented, source = self.implemented()
         return {**describe_run(self.adapter, self.config.getoption("wsconf_adapter"), implemented, source,
                                self.expectations_file(), len(self.expected_failures()), spec_root),
-                "isolation": isolation(self.config)}
+                "confinement": confinement.describe(self.adapter), "spec_sha256": spec_digest(spec_root)}
 
     def close(self):
-        if self._adapter is not None:
+        """Stop the implementation (once); what it said of itself stays for the summary."""
+        if self._adapter is not None and not self.closed:
+            self.closed = True
             self._adapter.close()
+
+
+def start_adapter(config):
+    """(the adapter, None), or (None, why it cannot start). Confined where the kernel allows
+    (session/confinement.py); the harness is a subreaper before anything starts, so what the
+    implementation starts before its hello, or detaches, still comes back to it."""
+    reaper.become_subreaper()
+    name = config.getoption("wsconf_adapter")
+    try:
+        confined = confinement.for_run(config, _spec_roots_in_args(config))
+        if confinement.mode(config) == "required" and not confined.confined:
+            return None, f"cannot confine adapter {name!r} (--wsconf-hermetic): {confined.reason}"
+        return load_adapter(name, config.getoption("wsconf_timeout"), max_line=config.getoption("wsconf_max_line"),
+                            confinement=confined), None
+    except (AdapterFault, ValueError, ImportError, AttributeError) as exc:
+        return None, f"could not start adapter {name!r}: {exc}"
 
 
 def pytest_configure(config):
@@ -177,14 +193,21 @@ def pytest_configure(config):
     os.umask(0o022)
     config.stash[STATE] = WsconfState(config)
     config.addinivalue_line("markers", "wsconf: a conformance case from spec/cases")
+    if not _spec_roots_in_args(config):
+        return  # the project's own tests, or the property tests: no run of the suite
+    check_options(config)  # before any file is opened for writing: a usage error loses nothing
+    reaper.become_subreaper()
     results = config.getoption("wsconf_results")
-    sizes.set_output_dir(f"{results}.outputs" if results else None)
+    sizes.set_output_dir(f"{results}.outputs" if results else None, config.getoption("wsconf_keep_outputs"))
     if config.getoption("wsconf_ids") is not None and not hasattr(config, "workerinput"):
         for root in _spec_roots_in_args(config):  # checked once, before collection
             read_ids(config.getoption("wsconf_ids"), config.stash[STATE].load(root))
     if not hasattr(config, "workerinput"):
         _results.clear()  # pytest.main may run more than once in one process
         _journal = Journal(results, getattr(config.option, "xmlpath", None))
+        if results:
+            Path(f"{results}.outputs").mkdir(parents=True, exist_ok=True)  # there to be hidden when confined
+        _watch_outside(config)
     # A CI timeout's SIGTERM ends the run like Ctrl-C: results kept, adapter and its processes stopped.
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
         try:
@@ -223,7 +246,10 @@ def pytest_sessionstart(session):
         return
     state = config.stash[STATE]
     try:
+        state.load(roots[0])  # the loaded spec's cache written before the implementation starts, so hidden
         run = state.describe(roots[0])
+    except expectations.ExpectationsError as exc:
+        raise pytest.UsageError(f"wsconf: bad expectations file: {exc}") from None
     except AdapterFault as exc:
         reporter = config.pluginmanager.get_plugin("terminalreporter")
         detail = f"wsconf: the implementation cannot start, so no case was run.\n{exc}"
@@ -245,14 +271,13 @@ def pytest_sessionstart(session):
     if reporter is not None:
         reporter.section("wsconf run", sep="-")
         for line in header_lines(run):
-            reporter.write_line(line)
+            reporter.write_line(for_terminal(line))
     xml = config.stash.get(_xml_key(), None)
     if xml is not None:
         for key, value in run.items():
             xml.add_global_property(f"wsconf.{key}", json.dumps(value) if not isinstance(value, str) else value)
     if getattr(config.option, "numprocesses", None):
         state.close()  # the workers start their own; this one only said hello
-        state._adapter = None
 
 
 def _xml_key():
@@ -282,12 +307,15 @@ def _say_selected(config, count: int) -> None:
 
 
 def pytest_unconfigure(config):
+    global _journal
     state = config.stash.get(STATE, None)
     if state:
         state.close()
     reaper.kill_leftovers()  # after the run, nothing the implementation started is left
     if _journal and not hasattr(config, "workerinput"):
+        _finish_journal(config)
         _journal.close()
+        _journal = None
 
 
 def _spec_root_for(file_path: Path) -> Path | None:
@@ -380,23 +408,28 @@ class CaseItem(pytest.Item):
             self._record(ERROR, str(exc), [])
             raise CaseFailure(str(exc)) from None
         reason = state.expected_failures().get(self.case.id)
-        result = run_case(self.case, adapter, state.implemented()[0],
-                          all_versions=self.config.getoption("wsconf_all_versions"))
+        try:
+            result = run_case(self.case, adapter, state.implemented()[0],
+                              all_versions=self.config.getoption("wsconf_all_versions"))
+        except Exception as exc:  # a bug of the harness is this case's error, recorded; the run goes on
+            message = f"the harness failed running case {self.case.id}: {type(exc).__name__}: {exc}"
+            self._record(ERROR, message, [])
+            raise CaseFailure(message) from exc
         outcome = result.outcome
         if outcome == NOT_APPLICABLE:  # never counted as passed or failed, nor held to the expectations
             self._record(NOT_APPLICABLE, result.message, [], 0.0)
-            pytest.skip(result.message)
+            pytest.skip(for_terminal(result.message))
         if outcome == UNSUPPORTED:
             self._record(UNSUPPORTED, result.message, result.steps, result.duration)
-            pytest.skip(f"unsupported: {result.message}")
+            pytest.skip(for_terminal(f"unsupported: {result.message}"))
         if reason is not None:
             if outcome == PASSED:
                 self._record(XPASS, f"listed as an expected failure ({reason}) but passed", result.steps, result.duration,
-                         result=result)
+                             result=result)
                 raise CaseFailure(f"unexpected pass: {self.case.id} is listed in the expectations file of "
                                   f"{adapter.name} ({reason}) but passed; remove the entry")
             self._record(XFAIL, reason, result.steps, result.duration, detail=result.message, result=result)
-            pytest.xfail(reason)
+            pytest.xfail(for_terminal(reason))
         self._record(outcome, result.message, result.steps, result.duration, result=result)
         if outcome != PASSED:
             raise CaseFailure(result.message)
@@ -417,8 +450,8 @@ class CaseItem(pytest.Item):
         if isinstance(excinfo.value, CaseFailure):
             claims = ", ".join(self.case.claims)
             # A lone surrogate (half an emoji) cannot be encoded for the terminal or an xdist worker.
-            return surrogates_escaped(f"{self.case.id} ({self.case.file}:{self.case.line}) checks {claims}\n"
-                                      f"{excinfo.value}")
+            return for_terminal(f"{self.case.id} ({self.case.file}:{self.case.line}) checks {claims}\n"
+                                f"{excinfo.value}")
         return super().repr_failure(excinfo)
 
     def reportinfo(self):
@@ -428,30 +461,88 @@ class CaseItem(pytest.Item):
 # -- results and the summary (on the controller when running under xdist) -----------------------
 
 def pytest_runtest_logreport(report):
-    if report.when != "call" and not (report.when == "setup" and report.skipped):
+    records = [json.loads(value) for key, value in report.user_properties if key == "wsconf"]
+    if not records and report.when == "???" and report.failed:  # xdist: the worker running it died
+        records = [_died(report)]
+    elif report.when != "call" and not (report.when == "setup" and report.skipped):
         return
-    for key, value in report.user_properties:
-        if key == "wsconf":
-            record = json.loads(value)
-            _results.append(record)
-            if _journal:
-                _journal.add(record, report.nodeid)
+    for record in records:
+        _results.append(record)
+        if _journal:
+            _journal.add(record, report.nodeid)
 
 
 _results: list[dict] = []
+_CONFIG: dict = {}   # the controller's config, for a record made where no item is at hand
 
 
+def _died(report) -> dict:
+    """The record of a case whose worker died while running it: an error, with what xdist saw."""
+    case_id = report.nodeid.rpartition("::")[2]
+    config = _CONFIG.get("config")
+    state = config.stash[STATE] if config else None
+    case = next((c for c in (state.spec.cases if state and state.spec else []) if c.id == case_id), None)
+    run = config.stash.get(RUN, {}) if config else {}
+    said = str(report.longrepr or "").strip().splitlines()
+    return {"id": case_id, "tool": case.tool if case else "?", "tools": list(case.families) if case else [],
+            "claims": case.claims if case else [], "implementation": run.get("implementation"),
+            "version": run.get("version"), "outcome": ERROR, "duration": 0.0, "steps": [], "detail": "",
+            "message": f"the worker running case {case_id} died before recording it: "
+                       f"{said[0] if said else 'no reason given'}"}
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session, exitstatus):
+    """Before anything is written at the end (the JUnit XML): the implementation is stopped, with
+    every process it started, on the workers and here, so nothing of it can change what follows.
+    Then, here, why the run fails beyond its cases: stale expectations, nothing tested, files
+    changed outside the run (watch.py)."""
     config = session.config
-    if hasattr(config, "workerinput"):
+    state = config.stash.get(STATE, None)
+    if state:
+        state.close()
+    reaper.kill_leftovers()
+    if hasattr(config, "workerinput") or not _spec_roots_in_args(config):
         return
-    stale = _stale_expectations(session)
+    stale = _stale_expectations(session)  # from what it said of itself at hello: it is not started again
     if stale:
         config.stash[STALE] = stale
+    reasons = [f"{len(stale)} stale expectation(s)"] if stale else []
+    empty = nothing_tested(_results, config.stash.get(RUN, None))
+    if empty:
+        reasons.append(f"nothing was tested: {empty}")
+    reasons += [f"changed outside the run while it ran: {path}" for path in _outside_changes(config)]
+    config.stash[FAILS] = reasons
+    if reasons:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 STALE = pytest.StashKey[list]()
+FAILS = pytest.StashKey[list]()
+WATCHED = pytest.StashKey[tuple]()
+
+
+def _watch_outside(config) -> None:
+    """What the run depends on outside its folders, before anything starts (watch.py)."""
+    _CONFIG["config"] = config
+    spec_roots = _spec_roots_in_args(config)
+    places = watch.watched_places(spec_roots, config.getoption("wsconf_expectations") or expectations.EXPECTATIONS_DIR)
+    config.stash[WATCHED] = (places, watch.snapshot(places))
+
+
+def _outside_changes(config) -> list[str]:
+    places, before = config.stash.get(WATCHED, ((), {}))
+    return watch.changes(before, watch.snapshot(places)) if places else []
+
+
+def _finish_journal(config) -> None:
+    """The results' last line: the counts (the summary's, from the same records), why the run
+    failed beyond its cases, and the sha256 of everything before it."""
+    counts = dict(Counter(record["outcome"] for record in _results))
+    end = {"counts": counts, "cases": len(_results), "failed_because": config.stash.get(FAILS, [])}
+    said = _journal.finish(end)
+    if said:
+        print(f"wsconf: {said}", file=sys.stderr)
 
 
 def _stale_expectations(session) -> list[str]:
@@ -482,6 +573,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     stale = config.stash.get(STALE, [])
     for case_id in stale:
         tr.write_line(f"stale expectation: {case_id} is listed but no such case exists", red=True)
+    for reason in config.stash.get(FAILS, []):
+        if not reason.endswith("stale expectation(s)"):
+            tr.write_line(for_terminal(f"the run fails: {reason}"), red=True)
     lenient = Counter(c for record in _results for c in record.get("refusals_only") or [])
     for capability, count in sorted(lenient.items()):
         tr.write_line(f"{count} case(s) ran without {capability}: each step expecting a thrown error was judged "
@@ -500,7 +594,7 @@ def _write_unreviewed(tr, config) -> None:
         tr.write_line(f"{len(drafts)} expected failure(s) with an unreviewed reason (REVIEW...) in "
                       f"{state.expectations_file()}: replace each with the real reason:", yellow=True)
         for case_id in drafts[:20]:
-            tr.write_line(f"  {case_id}: {state.expected_failures()[case_id]}", yellow=True)
+            tr.write_line(for_terminal(f"  {case_id}: {state.expected_failures()[case_id]}"), yellow=True)
         if len(drafts) > 20:
             tr.write_line(f"  ... and {len(drafts) - 20} more", yellow=True)
 
@@ -512,7 +606,7 @@ def _write_findings(tr, config) -> None:
     if lines:
         tr.section("wsconf findings")
         for line in lines:
-            tr.write_line(surrogates_escaped(line))
+            tr.write_line(for_terminal(line))
 
 
 __all__ = ["visible"]

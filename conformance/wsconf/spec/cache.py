@@ -55,6 +55,12 @@ def _cache_dir() -> Path | None:
     return Path(setting) if setting else _DEFAULT_DIR
 
 
+def cache_files() -> list[Path]:
+    """The loaded specs kept on disk (a confined implementation is not shown them)."""
+    folder = _cache_dir()
+    return sorted(folder.glob("spec-*.pickle")) if folder and folder.is_dir() else []
+
+
 def cached_load(spec_root: Path, default_spec_dir: Path, load):
     """load(spec_root) once per content: from this process's memo, else the disk cache, else load."""
     try:
