@@ -52,7 +52,7 @@ def suite(tmp_path, mini_spec, monkeypatch):
             # it only watches (the fake's pid file is outside the case folders).
             return [sys.executable, "-c", PEAK, str(self.peak), str(mini_spec / "cases"), "-q", "-p", "no:cacheprovider",
                     "--wsconf-adapter", f"cmd:{sys.executable} {FAKE} {mode} {arg}", "--wsconf-results",
-                    str(self.results), "--junitxml", str(self.junit), *extra,
+                    str(self.results), "--junitxml", str(self.junit), "--wsconf-fresh", "0", *extra,
                     *([] if confined else ["--wsconf-unconfined"])]
 
         def run(self, mode, arg="", *extra, confined=False):

@@ -89,6 +89,8 @@ class Adapter:
     runtime_dir: str | None = None
     # How it runs (isolation/confine.py): None for an adapter inside the harness's own process.
     confinement = None
+    # After close: the processes it left running when it shut down (killed then), as "command (pid n)".
+    left_running: list[str] = []
 
     def open(self, root: str, outside: str, home: str, workspace: dict) -> Session:
         raise NotImplementedError

@@ -35,6 +35,8 @@ PROTOCOL_VERSION = 1
 DEFAULT_MAX_LINE = 64 * 1024 * 1024
 STDERR_KEPT = 64 * 1024     # bytes of stderr tail shown when something breaks
 EXIT_GRACE = 1.0            # seconds between a closed stdout (or an exit) and the verdict
+SHUTDOWN_GRACE = 2.0        # seconds it may take to end after answering shutdown
+WRAPPERS = ("bwrap", "setpriv")  # the confinement's own processes (isolation/confine.py)
 _EOF, _TOO_LONG = object(), object()
 LIVE: set[int] = set()      # the processes of the protocol adapters in use, in this harness process
 
@@ -230,14 +232,36 @@ class ProtocolProcess:
         except OSError:
             pass
 
-    def shutdown(self) -> None:
+    def shutdown(self) -> list:
+        """Ask it to end, give it SHUTDOWN_GRACE to go, kill what is left of it. Returns the processes
+        it left running when it ended (besides itself and bwrap's): looked at until it exits, since a
+        confined one's pid namespace, and everything in it, ends with it."""
+        left = []
         if self.proc.poll() is None and not self.busy:
+            left = self._besides_itself()  # what runs beside it before it is asked to end ...
             try:
                 self.request("shutdown", {}, timeout=5)
-                self.proc.wait(timeout=5)
-            except (AdapterFault, subprocess.TimeoutExpired):
+                deadline = time.monotonic() + SHUTDOWN_GRACE
+                while self.proc.poll() is None and time.monotonic() < deadline:
+                    now = {p.pid for p in self._besides_itself()}
+                    left = [p for p in left if p.pid in now]  # ... and still ran the last time it was seen
+                    time.sleep(0.05)
+            except AdapterFault:
                 pass
         self.kill()
+        return left
+
+    def _besides_itself(self) -> list:
+        """Its running processes other than bwrap's and the implementation's main one (the first
+        started below bwrap, or the one started here)."""
+        below = [p for p in reaper.descendants(self.proc.pid).values() if p.running]
+        wrapped = [p for p in below if p.name not in WRAPPERS]
+        main = self.proc.pid if os.path.basename(self.argv[0]) not in WRAPPERS else \
+            min(wrapped, key=lambda p: (p.start, p.pid)).pid if wrapped else None
+        left = [p for p in wrapped if p.pid != main]
+        for p in left:
+            p.command  # read while it runs: a confined one is gone with its namespace
+        return left
 
 
 class ProtocolSession(Session):
@@ -350,8 +374,8 @@ class SubprocessAdapter(Adapter):
         return ProtocolSession(self.process, result["session"])
 
     def close(self):
-        if self.process:
-            self.process.shutdown()
+        left = self.process.shutdown() if self.process else []
         # Every process it started, also before hello or detached, ends with it (not another
         # adapter's, still in use).
-        reaper.kill_since(self.mark, spare=LIVE)
+        killed = reaper.kill_since(self.mark, spare=LIVE)
+        self.left_running = sorted({p.pid: str(p) for p in left + killed}.values())

@@ -1,8 +1,9 @@
 """Mounts in a case's folders. An unconfined implementation running as root can bind-mount any
 folder of the machine into its root; removing the case folder would then empty that folder. So
 before anything is removed, the mounts under it are found (/proc/self/mountinfo), reported, and
-detached; removal never crosses one that could not be detached. (A confined implementation's
-mounts stay in its own mount namespace: the harness never sees them.)"""
+detached; removal never crosses one that could not be detached. A confined implementation's
+mounts stay in its own mount namespace, where the harness's cleanup never meets them; they are
+looked for there too (/proc/<pid>/mountinfo) and reported the same way."""
 from __future__ import annotations
 
 import ctypes
@@ -24,11 +25,12 @@ def _unescape(field: str) -> str:
     return "".join(out)
 
 
-def mounts_under(folder) -> list[tuple[str, str]]:
-    """(mount point, what is mounted there) for every mount at or below folder, deepest first."""
+def mounts_under(folder, pid: int | str = "self") -> list[tuple[str, str]]:
+    """(mount point, what is mounted there) for every mount at or below folder, deepest first, as
+    the mount namespace of `pid` (default: this process) has them."""
     top = os.path.realpath(folder).rstrip("/")
     try:
-        with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as fh:
+        with open(f"/proc/{pid}/mountinfo", encoding="utf-8", errors="surrogateescape") as fh:
             lines = fh.read().splitlines()
     except OSError:
         return []

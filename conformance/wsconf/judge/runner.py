@@ -11,7 +11,7 @@ from functools import partial
 from ..adapters.base import Adapter, AdapterFault, OpenError
 from ..isolation import reaper, sizes
 from ..isolation.leaks import leaks, reach
-from ..isolation.mounts import detach_all
+from ..isolation.mounts import detach_all, mounts_under
 from ..isolation.tree import CaseTree, content_bytes, ended_cases, make_tree, remove_tree, run_dir
 from ..spec.capability_aliases import expand
 from ..spec.loader import Case
@@ -148,7 +148,7 @@ def _check_around(case: Case, adapter: Adapter, tree: CaseTree, result: CaseResu
     """After the close, whatever happened in it: the processes it left, the mounts it made, what it
     changed outside the root. One of these checks failing does not skip the others."""
     checks = (lambda: [("leftover", p) for p in _leftovers(case, adapter, since)],
-              lambda: [("outside", p) for p in _mounts(tree)],  # before anything is read or removed there
+              lambda: [("outside", p) for p in _mounts(tree, adapter)],  # before anything is read or removed
               lambda: _outside(case, tree, before))
     for check in checks:
         try:
@@ -282,12 +282,21 @@ def _leftovers(case: Case, adapter: Adapter, since: reaper.Mark) -> list[str]:
     return problems
 
 
-def _mounts(tree: CaseTree) -> list[str]:
-    """A mount the implementation made in the case's folder (an unconfined one, as root): a failure,
-    and detached at once, so nothing outside is read or removed through it."""
+def _mounts(tree: CaseTree, adapter: Adapter) -> list[str]:
+    """A mount the implementation made in the case's folder: a failure. One the harness can see
+    (an unconfined implementation, as root) is detached at once, so nothing outside is read or
+    removed through it; one in a confined implementation's own mount namespace is only reported."""
     found, stuck = detach_all(run_dir())  # the case's folder, and the HOME and TMPDIR it was given
-    return [f"mounted {source} at {point} in the case's folder: detached before anything there was removed"
-            for point, source in reversed(found)] + stuck
+    problems = [f"mounted {source} at {point} in the case's folder: detached before anything there was removed"
+                for point, source in reversed(found)] + stuck
+    seen = set(found)
+    for pid in sorted(adapter.own_pids()):
+        for point, source in reversed(mounts_under(tree.base, pid)):
+            if (point, source) not in seen:
+                seen.add((point, source))
+                problems.append(f"mounted {source} at {point} in the case's folder, in its own mount namespace "
+                                "(the harness's view of the folder was not touched)")
+    return problems
 
 
 def _undo_created(before: dict, after: dict, case_folder) -> list[str]:

@@ -10,9 +10,15 @@ COLUMNS = ("passed", "failed", "xfail", "xpass", "unsupported", "not_applicable"
 
 
 def load_results(path: Path, require_end: bool = False) -> list[dict]:
-    """The case records of a results file, checked (results/records.py; ResultsError when it
-    cannot be trusted). Its first line may describe the run: load_run."""
-    return list(read_results(path, require_end).records.values())
+    """The records of the spec's cases in a results file, checked (results/records.py; ResultsError
+    when it cannot be trusted); the run's fresh cases (session/fresh.py) are not the spec's. Its
+    first line may describe the run: load_run."""
+    return fixed(read_results(path, require_end).records.values())
+
+
+def fixed(records) -> list[dict]:
+    """The spec's cases among records, without the run's fresh ones."""
+    return [r for r in records if not r.get("fresh")]
 
 
 def load_run(path: Path) -> dict | None:
@@ -35,7 +41,7 @@ def merged_runs(specs: list[str], require_end: bool = False) -> list[tuple[str, 
     for spec in specs:
         label, _, path = spec.rpartition("=") if "=" in spec else (Path(spec).stem, "", spec)
         results = read_results(Path(path), require_end)
-        runs.setdefault(label, []).extend(results.records.values())
+        runs.setdefault(label, []).extend(fixed(results.records.values()))
         if unconfined(results.run) is not None:
             loose.add(label)
     for label, records in runs.items():

@@ -41,7 +41,7 @@ def groups(records: list[dict]) -> list[Group]:
     """The not-passing records grouped and ranked (worst harm first, then the biggest group)."""
     found: dict[str, Group] = {}
     for record in records:
-        if record.get("outcome") not in NOT_PASSING:
+        if record.get("outcome") not in NOT_PASSING or record.get("fresh"):  # fresh cases: their own summary line
             continue
         signature = record.get("signature") or f"wrong_output | {record.get('tool')} | (judged before harm classes)"
         harm = record.get("harm") or "wrong_output"
@@ -76,7 +76,8 @@ def reproduction(group: Group, adapter: str | None) -> dict:
 def as_json(records: list[dict], run: dict | None, spec=None) -> dict:
     adapter = (run or {}).get("adapter")
     out = {"implementation": (run or {}).get("implementation"), "version": (run or {}).get("version"),
-           "not_passing": sum(1 for r in records if r.get("outcome") in NOT_PASSING), "groups": []}
+           "not_passing": sum(1 for r in records if r.get("outcome") in NOT_PASSING and not r.get("fresh")),
+           "groups": []}
     for g in groups(records):
         claims = Counter(c for r in g.cases for c in r.get("claims") or [])
         out["groups"].append({

@@ -24,6 +24,7 @@ from ..spec.loader import Case
 from ..spec.placeholders import PATTERNS
 
 PREFIX = "fresh."
+PER_TOOL = 3              # fresh cases per tool in a run (--wsconf-fresh)
 PINNED = "1.71.0"         # the release the reference answers as: the fresh cases hold for it alone
 # The property strategies' alphabets, without { and } (placeholder syntax).
 ALPHABETS = ("abcxyz019_-. ", "ab \t\r\n", "😀中文한국어𝕏ab\n",

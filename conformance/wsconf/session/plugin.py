@@ -10,7 +10,7 @@ import argparse
 import json
 import os
 import re
-import shutil
+import secrets
 import signal
 import sys
 from collections import Counter, defaultdict
@@ -22,14 +22,14 @@ from ..adapters.base import AdapterFault
 from ..adapters.registry import load_adapter
 from ..adapters.subprocess import DEFAULT_MAX_LINE
 from ..isolation import reaper, sizes, watch
-from ..judge.render import for_terminal, surrogates_escaped, visible
+from ..judge.render import for_terminal, visible
 from ..judge.harm import record_fields as findings_fields
 from ..judge.runner import ERROR, FAILED, NOT_APPLICABLE, PASSED, UNSUPPORTED, run_case
 from ..results.journal import Journal
 from ..spec.digest import spec_digest
 from ..spec.loader import load_spec
 from ..spec.tool_names import tool_id
-from . import confinement, expectations
+from . import confinement, expectations, fresh
 from .findings import terminal_lines
 from .guards import check_options, positive_seconds
 from .header import describe_run, header_lines
@@ -68,6 +68,11 @@ def pytest_addoption(parser):
                          "and the kernel allow)")
     group.addoption("--wsconf-unconfined", action="store_true",
                     help="run a subprocess implementation without confinement, only watched (the run says UNCONFINED)")
+    group.addoption("--wsconf-fresh", type=int, default=fresh.PER_TOOL,
+                    help="fresh cases generated per tool for this run, whose expected answers the reference "
+                         f"computes (default {fresh.PER_TOOL}; 0: none)")
+    group.addoption("--wsconf-fresh-seed", type=int, default=None,
+                    help="the seed of the fresh cases (default: new every run; the results' first line names it)")
     group.addoption("--wsconf-keep-outputs", type=size, default=KEEP_CAP,
                     help="the most the run keeps of huge results as whole files beside --wsconf-results, e.g. "
                          "512MB (the default); past it a result is kept truncated only")
@@ -111,6 +116,8 @@ class WsconfState:
         self._expected = None
         self.results: list[dict] = []
         self.closed = False
+        self.reference = None   # the reference, in this process, for the fresh cases' expected answers
+        self.fresh_expected: dict[str, str] = {}  # tool -> why its fresh cases are known to differ
 
     def load(self, spec_root: Path):
         if self.spec is None or self.spec.root != spec_root:
@@ -158,16 +165,23 @@ class WsconfState:
         return self._expected
 
     def describe(self, spec_root: Path) -> dict:
+        if not self.config.getoption("wsconf_no_expectations"):  # read before the implementation runs
+            self.fresh_expected = expectations.fresh_differences(
+                self.adapter.name, self.config.getoption("wsconf_expectations"), self.adapter.version)
         implemented, source = self.implemented()
         return {**describe_run(self.adapter, self.config.getoption("wsconf_adapter"), implemented, source,
                                self.expectations_file(), len(self.expected_failures()), spec_root),
-                "confinement": confinement.describe(self.adapter), "spec_sha256": spec_digest(spec_root)}
+                "confinement": confinement.describe(self.adapter), "spec_sha256": spec_digest(spec_root),
+                "fresh_seed": self.config.stash.get(SEED, None)}
 
     def close(self):
         """Stop the implementation (once); what it said of itself stays for the summary."""
         if self._adapter is not None and not self.closed:
             self.closed = True
             self._adapter.close()
+        if self.reference is not None:
+            self.reference.close()
+            self.reference = None
 
 
 def start_adapter(config):
@@ -202,8 +216,10 @@ def pytest_configure(config):
     if config.getoption("wsconf_ids") is not None and not hasattr(config, "workerinput"):
         for root in _spec_roots_in_args(config):  # checked once, before collection
             read_ids(config.getoption("wsconf_ids"), config.stash[STATE].load(root))
+    config.stash[SEED] = _fresh_seed(config)
+    _LEFT.clear()  # pytest.main may run more than once in one process
     if not hasattr(config, "workerinput"):
-        _results.clear()  # pytest.main may run more than once in one process
+        _results.clear()
         _journal = Journal(results, getattr(config.option, "xmlpath", None))
         if results:
             Path(f"{results}.outputs").mkdir(parents=True, exist_ok=True)  # there to be hidden when confined
@@ -214,6 +230,41 @@ def pytest_configure(config):
             signal.signal(signal.SIGTERM, _interrupt)
         except ValueError:
             pass  # not the main thread
+
+
+SEED = pytest.StashKey[int]()
+
+
+def _fresh_seed(config) -> int:
+    """The fresh cases' seed: given, else made once on the controller and handed to each worker."""
+    if hasattr(config, "workerinput") and "wsconf_fresh_seed" in config.workerinput:
+        return config.workerinput["wsconf_fresh_seed"]
+    given = config.getoption("wsconf_fresh_seed")
+    return given if given is not None else secrets.randbits(31)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """xdist: a worker makes the same fresh cases as every other."""
+    if SEED in node.config.stash:
+        node.workerinput["wsconf_fresh_seed"] = node.config.stash[SEED]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session, config, items):
+    """After the selection (-k, --wsconf-tool ...): the fresh cases of each selected tool."""
+    if not config.getoption("wsconf_fresh") or config.getoption("wsconf_ids") is not None or SEED not in config.stash:
+        return
+    first: dict[str, CaseItem] = {}
+    for item in items:
+        if isinstance(item, CaseItem) and not isinstance(item, FreshItem):
+            for tool in item.case.families:
+                if tool in fresh.GENERATORS and item.case.tool == tool:
+                    first.setdefault(tool, item)
+    for tool, example in sorted(first.items()):
+        for n in range(1, config.getoption("wsconf_fresh") + 1):
+            items.append(FreshItem.from_parent(example.parent, name=fresh.case_id(tool, n), tool=tool, n=n,
+                                               claims=example.case.claims))
 
 
 def _interrupt(signum, frame):
@@ -290,20 +341,24 @@ RUN = pytest.StashKey[dict]()
 
 def pytest_collection_finish(session):
     if RUN in session.config.stash:
-        _say_selected(session.config, sum(isinstance(i, CaseItem) for i in session.items))
+        _say_selected(session.config, [i.nodeid for i in session.items if isinstance(i, CaseItem)])
 
 
 def pytest_xdist_node_collection_finished(node, ids):
     config = node.config
     if RUN in config.stash and "selected" not in config.stash[RUN]:
-        _say_selected(config, sum(".yaml::" in i or ".yml::" in i for i in ids))
+        _say_selected(config, [i for i in ids if ".yaml::" in i or ".yml::" in i])
 
 
-def _say_selected(config, count: int) -> None:
-    config.stash[RUN]["selected"] = count
+def _say_selected(config, ids: list[str]) -> None:
+    made = sum(f"::{fresh.PREFIX}" in i for i in ids)
+    config.stash[RUN]["selected"] = len(ids) - made
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
-        reporter.write_line(f"cases selected: {count}")
+        reporter.write_line(f"cases selected: {len(ids) - made}")
+        if made:
+            reporter.write_line(f"fresh cases:    {made}, generated for this run (seed {config.stash[SEED]}; "
+                                "expected answers from the reference)")
 
 
 def pytest_unconfigure(config):
@@ -458,6 +513,50 @@ class CaseItem(pytest.Item):
         return self.path, self.case.line - 1, self.case.id
 
 
+class FreshItem(CaseItem):
+    """A fresh case (session/fresh.py): made from the run's seed when it runs, its expected answers the
+    reference's. A difference is recorded as failed but judged with the tool's other fresh cases
+    (the summary), so it is shown as an expected failure here."""
+
+    def __init__(self, *, tool: str, n: int, claims: list[str], **kwargs):
+        pytest.Item.__init__(self, **kwargs)
+        self.tool, self.n, self.claims = tool, n, claims
+        self.case = fresh.draft(tool, n, self.config.stash[SEED], claims)
+        self.add_marker(pytest.mark.wsconf)
+        self.keywords["fresh"] = True
+
+    def runtest(self):
+        state = self.config.stash[STATE]
+        try:
+            adapter = state.adapter
+            if state.reference is None:
+                from ..adapters.reference import ReferenceAdapter
+                state.reference = ReferenceAdapter(self.config.getoption("wsconf_timeout"))
+            self.case = fresh.expected_by_reference(self.case, state.reference)
+            result = run_case(self.case, adapter, state.implemented()[0],
+                              all_versions=self.config.getoption("wsconf_all_versions"))
+        except Exception as exc:  # recorded as this case's error, like any other
+            message = f"the harness failed running fresh case {self.case.id}: {type(exc).__name__}: {exc}"
+            self._record(ERROR, message, [])
+            raise CaseFailure(message) from exc
+        self._record(result.outcome, result.message, result.steps, result.duration, result=result)
+        if result.outcome in (NOT_APPLICABLE, UNSUPPORTED):
+            pytest.skip(for_terminal(result.message))
+        if result.outcome != PASSED:
+            pytest.xfail(for_terminal(f"a fresh input answered otherwise than the reference (judged per tool in "
+                                      f"the summary): {result.message.splitlines()[0] if result.message else ''}"))
+
+    def _record(self, outcome, message, steps, duration=0.0, detail="", result=None):
+        super()._record(outcome, message, steps, duration, detail, result)
+        key, value = self.user_properties.pop()
+        record = json.loads(value)
+        record.update(fresh=True, seed=self.config.stash[SEED], case=self.case.raw)
+        self.user_properties.append((key, json.dumps(record, default=str)))
+
+    def reportinfo(self):
+        return self.path, None, self.case.id
+
+
 # -- results and the summary (on the controller when running under xdist) -----------------------
 
 def pytest_runtest_logreport(report):
@@ -474,6 +573,13 @@ def pytest_runtest_logreport(report):
 
 _results: list[dict] = []
 _CONFIG: dict = {}   # the controller's config, for a record made where no item is at hand
+_LEFT: list[str] = []  # what the implementation left running when it shut down, here and on the workers
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """xdist: a worker ended; what its implementation left running comes with it."""
+    _LEFT.extend(getattr(node, "workeroutput", {}).get("wsconf_left_running", []))
 
 
 def _died(report) -> dict:
@@ -501,20 +607,34 @@ def pytest_sessionfinish(session, exitstatus):
     state = config.stash.get(STATE, None)
     if state:
         state.close()
+        _LEFT.extend(getattr(state._adapter, "left_running", None) or [])
     reaper.kill_leftovers()
-    if hasattr(config, "workerinput") or not _spec_roots_in_args(config):
+    if hasattr(config, "workerinput"):
+        config.workeroutput["wsconf_left_running"] = list(_LEFT)  # to the controller (pytest_testnodedown)
+        return
+    if not _spec_roots_in_args(config):
         return
     stale = _stale_expectations(session)  # from what it said of itself at hello: it is not started again
     if stale:
         config.stash[STALE] = stale
     reasons = [f"{len(stale)} stale expectation(s)"] if stale else []
-    empty = nothing_tested(_results, config.stash.get(RUN, None))
+    fixed_records = [r for r in _results if not r.get("fresh")]
+    empty = nothing_tested(fixed_records, config.stash.get(RUN, None))
     if empty:
         reasons.append(f"nothing was tested: {empty}")
+    reasons += [f"{tool}: answers match the spec but not fresh inputs" for tool, _, fails in _fresh_verdicts(config)
+                if fails]
     reasons += [f"changed outside the run while it ran: {path}" for path in _outside_changes(config)]
+    if _LEFT:
+        reasons.append(f"the implementation left {len(_LEFT)} process(es) running when it shut down (killed): "
+                       + ", ".join(_LEFT))
     config.stash[FAILS] = reasons
     if reasons:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def _fresh_verdicts(config) -> list[tuple[str, str, bool]]:
+    return fresh.verdicts(_results, config.stash[STATE].fresh_expected)
 
 
 STALE = pytest.StashKey[list]()
@@ -558,18 +678,20 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if hasattr(config, "workerinput") or not _results:
         return
     by_tool: dict[str, Counter] = defaultdict(Counter)
-    for record in _results:  # a case counts under every tool it calls
+    fixed_records = [r for r in _results if not r.get("fresh")]
+    for record in fixed_records:  # a case counts under every tool it calls
         for family in record.get("tools") or [record["tool"]]:
             by_tool[family][record["outcome"]] += 1
     cols = [PASSED, FAILED, XFAIL, XPASS, UNSUPPORTED, NOT_APPLICABLE, ERROR]
     tr = terminalreporter
     tr.section("wsconf summary")
     tr.write_line(f"{'tool':<22}{'cases':>7}" + "".join(f"{c.replace('_', ' '):>15}" for c in cols))
-    total = Counter(record["outcome"] for record in _results)
+    total = Counter(record["outcome"] for record in fixed_records)
     for tool in sorted(by_tool):
         counts = by_tool[tool]
         tr.write_line(f"{tool:<22}{sum(counts.values()):>7}" + "".join(f"{counts[c]:>15}" for c in cols))
     tr.write_line(f"{'all':<22}{sum(total.values()):>7}" + "".join(f"{total[c]:>15}" for c in cols))
+    _write_fresh(tr, config)
     stale = config.stash.get(STALE, [])
     for case_id in stale:
         tr.write_line(f"stale expectation: {case_id} is listed but no such case exists", red=True)
@@ -582,6 +704,15 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
                       "as a refusal only (it throws; the root as the upstream left it)")
     _write_unreviewed(tr, config)
     _write_findings(tr, config)
+
+
+def _write_fresh(tr, config) -> None:
+    """A line per tool for its fresh cases, beside its fixed cases' rate."""
+    lines = _fresh_verdicts(config)
+    if lines:
+        tr.write_line(f"fresh inputs (generated for this run, seed {config.stash.get(SEED, None)}; expected: the reference's answers):")
+        for _, line, fails in lines:
+            tr.write_line(for_terminal("  " + line), red=fails)
 
 
 def _write_unreviewed(tr, config) -> None:
