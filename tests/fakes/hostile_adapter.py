@@ -40,8 +40,11 @@ def send(obj) -> None:
 
 
 def note_pid(pid: int) -> None:
-    with open(os.environ["WSCONF_FAKE_PIDS"], "a") as fh:
-        fh.write(f"{pid}\n")
+    try:
+        with open(os.environ["WSCONF_FAKE_PIDS"], "a") as fh:
+            fh.write(f"{pid}\n")
+    except OSError:  # confined, with the file outside its case folders: the test looks elsewhere
+        pass
 
 
 def sleeper_in_group() -> None:

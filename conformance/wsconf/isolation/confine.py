@@ -71,7 +71,7 @@ def outer(writable: str, hidden=(), shown=(), opened=()) -> list[str]:
     for path in hidden:
         argv += ["--tmpfs", path] if os.path.isdir(path) else ["--ro-bind", "/dev/null", path]
     for path in shown:
-        argv += ["--ro-bind", path, path]
+        argv += ["--ro-bind-try", path, path]  # gone since it was listed: nothing to show
     for path in hidden:  # the empty folders left in place of what is hidden are no place to write
         if os.path.isdir(path):
             argv += ["--remount-ro", path]

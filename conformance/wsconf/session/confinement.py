@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..isolation import confine
 from ..isolation.confine import Confinement
-from ..spec.cache import cache_files
+from ..spec.cache import cache_folder
 from ..spec.resources import data_path
 from .expectations import EXPECTATIONS_DIR
 
@@ -21,9 +21,10 @@ def mode(config) -> str:
 def for_run(config, spec_roots: list[Path]) -> Confinement:
     roots = [*spec_roots, data_path("spec")]
     results = config.getoption("wsconf_results")
-    hidden = [*roots, config.getoption("wsconf_expectations") or EXPECTATIONS_DIR, *cache_files(),
+    cache, beside = cache_folder()
+    hidden = [*roots, config.getoption("wsconf_expectations") or EXPECTATIONS_DIR, cache,
               results, f"{results}.outputs" if results else None, getattr(config.option, "xmlpath", None)]
-    return confine.choose(mode(config), hidden=hidden, shown=[Path(root) / "fixtures" for root in roots])
+    return confine.choose(mode(config), hidden=hidden, shown=[*(Path(root) / "fixtures" for root in roots), *beside])
 
 
 def describe(adapter) -> str:
