@@ -357,8 +357,16 @@ def test_lines_printed_unasked_are_a_fault_and_never_pile_up(pids):
         {"id": "s1", "tool": "mastra_workspace_read_file", "args": {"path": "bad.txt"}, "expect": {"text": "fine"}},
         {"id": "wait", "host": {"sleep_ms": 1000}}]})
     assert outcomes(results) == around(ERROR, "adapter fault in case t.bad, call close: adapter printed a line "
-                                              f"that is not JSON during 'close': {'x' * 200!r}")
+                                              f"after its answer to 'call', unasked (before 'close'): {'x' * 200!r}")
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak < 100 * 1024  # KB
+
+
+def test_a_log_line_after_an_answer_is_the_fault_of_its_own_case(pids):
+    """Printed on stdout after an answer, unasked: the case it came in fails, named so; the next
+    case gets a fresh process and is not blamed."""
+    results = three_cases("log_after")
+    assert outcomes(results) == around(ERROR, "adapter fault in case t.bad, call close: adapter printed a line "
+                                              "after its answer to 'call', unasked (before 'close'): 'a log line'")
 
 
 def test_a_huge_result_is_reported_truncated_and_kept_whole_in_a_file(pids, tmp_path):

@@ -133,7 +133,12 @@ def test_init_then_run_against_the_example_port(installed):
         assert line in run.stdout, run.stdout[:3000]
     records = [json.loads(line) for line in (repo / "results" / "wsconf.jsonl").read_text().splitlines()]
     assert records[0]["run"]["tools"] == ["read_file", "write_file"]
-    cases = records[1:]
+    from wsconf.isolation.confine import why_not  # confined from the wheel too, where the kernel allows
+    assert records[0]["run"]["confinement"].startswith("confined (bwrap)" if why_not() is None else "UNCONFINED")
+    assert list(records[-1]) == ["end"]
+    cases = [r for r in records[1:-1] if not r.get("fresh")]
+    fresh = [r for r in records[1:-1] if r.get("fresh")]
+    assert sorted(r["id"] for r in fresh) == [f"fresh.{t}.{n}" for t in ("read_file", "write_file") for n in (1, 2, 3)]
     outcomes = {r["outcome"] for r in cases}
     assert outcomes == {"passed", "xfail", "unsupported"}
     lacking = {r["message"] for r in cases if r["message"].startswith("example-node-port does not implement")}

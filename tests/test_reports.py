@@ -1,7 +1,6 @@
 """Reports people read: the README table, the HTML page, and compare."""
 from __future__ import annotations
 
-import json
 
 from conftest import results_file
 from wsconf.cli import main

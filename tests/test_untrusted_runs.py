@@ -4,11 +4,9 @@ something else, unconfined: each run ends with its exact records, every case rec
 file the harness's own, nothing outside the case folders changed and nothing left running."""
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import sysconfig
@@ -351,3 +349,32 @@ def test_answers_looked_up_in_the_spec_fail_on_fresh_inputs(tmp_path, confined):
         assert line.strip() == ("read_file              fresh inputs: passed 0 of 3; fixed cases: 100% of 4: "
                                 "answers match the spec but not fresh inputs")
         assert run.end()["failed_because"] == ["read_file: answers match the spec but not fresh inputs"]
+
+
+# -- where it cannot be confined -------------------------------------------------------------------
+
+UNCONFINED = ("UNCONFINED: bwrap is not installed (apt-get install bubblewrap): the implementation runs as this "
+              "user, only watched")
+
+
+def test_without_bwrap_the_run_says_unconfined_in_its_header_results_and_report(run, tmp_path, monkeypatch):
+    """bwrap hidden from PATH, as on a machine without it: the run goes on, unconfined, and says so."""
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    run("ansi_result.py")
+    assert run.code == 1, run.output[-3000:]
+    assert [line for line in run.output.splitlines() if line.startswith("confinement:")] == [
+        f"confinement:    {UNCONFINED}"]
+    assert load_results(run.results).run["confinement"] == UNCONFINED
+    assert [r[:2] for r in run.records()] == [r[:2] for r in around("failed", "")]
+    done = subprocess.run([sys.executable, "-m", "wsconf.cli", "report", f"fake={run.results}"], capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+    assert "| fake (UNCONFINED) | 3 | 2 | 1 | 0 | 0 |" in done.stdout
+    assert ("fake (UNCONFINED): the implementation was not confined in this run (its results' first line says why); "
+            "what it may have changed outside its case folders was only watched") in done.stdout
+    run("ansi_result.py", extra=("--wsconf-hermetic",))
+    assert run.code == 3, run.output[-3000:]
+    assert f"cannot confine adapter 'cmd:{sys.executable} {FAKES / 'ansi_result.py'} ' (--wsconf-hermetic): bwrap" \
+        in run.output

@@ -65,6 +65,7 @@ class ProtocolProcess:
         os.set_blocking(self.proc.stdin.fileno(), False)
         # One line waits at most: what an implementation prints unasked cannot pile up in memory.
         self.lines: queue.Queue = queue.Queue(maxsize=1)
+        self.holding = False
         self.dead = False
         threading.Thread(target=self._read_stdout, daemon=True).start()
         self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
@@ -73,6 +74,7 @@ class ProtocolProcess:
         self.busy = False   # a request was interrupted before its answer came: never ask it again
         self.own: set[int] = {self.proc.pid}
         self.extras: list[dict] = []
+        self.last_op = "hello"
 
     def _read_stdout(self):
         """Split stdout into lines; a line over max_line stops the reading (the verdict kills)."""
@@ -96,12 +98,16 @@ class ProtocolProcess:
             self._put(_EOF)
 
     def _put(self, item) -> None:
-        while not self.dead:
-            try:
-                self.lines.put(item, timeout=0.1)
-                return
-            except queue.Full:
-                pass
+        self.holding = True  # a line read and waiting for room: it came in before what is asked next
+        try:
+            while not self.dead:
+                try:
+                    self.lines.put(item, timeout=0.1)
+                    return
+                except queue.Full:
+                    pass
+        finally:
+            self.holding = False
 
     def _read_stderr(self):
         fd = self.proc.stderr.fileno()
@@ -165,10 +171,12 @@ class ProtocolProcess:
         limit = timeout or self.timeout
         deadline = time.monotonic() + limit
         line = json.dumps({"id": rid, "op": op, "params": params})  # ASCII: lone surrogates survive
+        self._unasked(op)
         self.busy = True
         self._send(line.encode() + b"\n", op, limit, deadline)
         raw = self._next_line(op, limit, deadline)
         self.busy = False
+        self.last_op = op
         if raw is _EOF:
             try:
                 code = self.proc.wait(timeout=EXIT_GRACE)
@@ -206,6 +214,26 @@ class ProtocolProcess:
         if problem:
             raise AdapterFault(f"adapter answered {op!r} with the wrong shape: {problem}")
         return msg["result"]
+
+    def _unasked(self, op: str) -> None:
+        """A line already waiting before a request is sent was printed after the last answer, unasked:
+        a fault named so (not as the answer to this request), and the process is not asked again."""
+        try:
+            raw = self.lines.get(timeout=1.0) if self.holding else self.lines.get_nowait()
+        except queue.Empty:
+            return
+        self.kill()
+        if raw is _EOF:
+            raise AdapterFault(f"adapter process ended its stdout after its answer to {self.last_op!r}, "
+                               f"before {op!r}" + self.stderr_text())
+        shown = "a line over the limit" if raw is _TOO_LONG else repr(raw.decode("utf-8", "replace")[:200])
+        raise AdapterFault(f"adapter printed a line after its answer to {self.last_op!r}, unasked (before {op!r}): "
+                           f"{shown}" + self.stderr_text())
+
+    def check_unasked(self) -> None:
+        """At the end of a case: whatever it printed unasked since its last answer, its fault."""
+        if self.alive():
+            self._unasked("the next case")
 
     def take_extras(self) -> list[dict]:
         """The response members beside id, ok and result since the last call (a fault's message too)."""
@@ -303,6 +331,7 @@ class ProtocolSession(Session):
     def close(self):
         if self.process.alive():
             self.process.request("close", {"session": self.session})
+            self.process.check_unasked()  # a log line after its last answer is this case's, not the next one's
 
 
 class SubprocessAdapter(Adapter):

@@ -47,10 +47,11 @@ def cmd_expectations(args) -> int:
     for r in records:
         if r["outcome"] in ("failed", "error", "xfail"):
             failures[r["id"]] = current.get(r["id"]) or draft_reason(r)
+    fresh = expectations.fresh_differences(args.implementation, folder)  # kept as they are
     if not args.update:
-        print(expectations.render(args.implementation, failures), end="")  # the file --update would write
+        print(expectations.render(args.implementation, failures, fresh), end="")  # the file --update would write
         return 0
-    path = expectations.write(args.implementation, failures, folder)
+    path = expectations.write(args.implementation, failures, folder, fresh)
     new = sorted(set(failures) - set(current))
     gone = sorted(set(current) - set(failures))
     print(f"wrote {path}: {len(failures)} entries ({len(new)} new, {len(gone)} removed). "

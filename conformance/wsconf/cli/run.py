@@ -56,6 +56,10 @@ def cmd_run(args) -> int:
         argv += ["--wsconf-max-line", args.max_line]
     if args.all_versions:
         argv.append("--wsconf-all-versions")
+    if args.fresh is not None:
+        argv += ["--wsconf-fresh", str(args.fresh)]
+    if args.fresh_seed is not None:
+        argv += ["--wsconf-fresh-seed", str(args.fresh_seed)]
     argv += args.pytest_args or []
     code = int(pytest.main(argv))
     # A usage error (pytest's 4) is the CLI's usual 2, as for a bad wsconf.toml.
@@ -123,6 +127,9 @@ def register(sub) -> None:
     run.add_argument("--unconfined", action="store_true",
                      help="run a subprocess implementation without confinement, only watched (the run says UNCONFINED)")
     run.add_argument("--max-line", default=None, help="largest response line the implementation may send (default 64MB)")
+    run.add_argument("--fresh", type=int, default=None,
+                     help="fresh cases per tool, generated for this run and answered by the reference (default 3; 0: none)")
+    run.add_argument("--fresh-seed", type=int, default=None, help="the fresh cases' seed (default: new every run)")
     run.add_argument("pytest_args", nargs="*", help="further pytest arguments (after --)")
     run.set_defaults(func=cmd_run, reads_config=True)
 

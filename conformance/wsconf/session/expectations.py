@@ -131,9 +131,9 @@ def unreviewed(failures: dict[str, str]) -> list[str]:
     return sorted(case_id for case_id, reason in failures.items() if str(reason).startswith(UNREVIEWED))
 
 
-def render(implementation: str, failures: dict[str, str]) -> str:
+def render(implementation: str, failures: dict[str, str], fresh: dict[str, str] | None = None) -> str:
     """The file's text: the cases that share a reason as one group (the biggest first), the rest one by
-    one."""
+    one; then the tools whose fresh cases are known to differ, as they were."""
     by_reason: dict[str, list[str]] = {}
     for case_id, reason in failures.items():
         by_reason.setdefault(reason, []).append(case_id)
@@ -144,13 +144,16 @@ def render(implementation: str, failures: dict[str, str]) -> str:
     if groups:
         body["groups"] = groups
     body["failures"] = dict(sorted(single.items()))
+    if fresh:
+        body[FRESH] = dict(sorted(fresh.items()))
     header = ("# Cases this implementation is known to fail, each with the reason.\n"
               "# An unexpected pass, or an entry naming a case that no longer exists, fails the run.\n")
     return header + yaml.safe_dump(body, sort_keys=False, allow_unicode=True, width=100)
 
 
-def write(implementation: str, failures: dict[str, str], directory: Path | None = None) -> Path:
+def write(implementation: str, failures: dict[str, str], directory: Path | None = None,
+          fresh: dict[str, str] | None = None) -> Path:
     path = path_for(implementation, directory)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render(implementation, failures), encoding="utf-8")
+    path.write_text(render(implementation, failures, fresh), encoding="utf-8")
     return path

@@ -210,11 +210,13 @@ def verdicts(records: list[dict], known: dict[str, str]) -> list[tuple[str, str,
     out = []
     for tool in sorted({r["tool"] for r in records if r.get("fresh")}):
         passed, judged = rates(records, tool, fresh=True)
+        if not judged:
+            continue  # unsupported or not applicable, as the fixed cases say
         fixed_passed, fixed_judged = rates(records, tool, fresh=False)
         fixed = fixed_passed / fixed_judged if fixed_judged else None
         line = (f"{tool:<22} fresh inputs: passed {passed} of {judged}" +
                 (f"; fixed cases: {fixed:.0%} of {fixed_judged}" if fixed is not None else "; no fixed case judged"))
-        behind = bool(judged) and fixed is not None and passed / judged < fixed / 2
+        behind = fixed is not None and passed / judged < fixed / 2
         if behind and tool in known:
             line += f" (expected to differ: {known[tool]})"
         elif behind:

@@ -255,12 +255,16 @@ def pytest_collection_modifyitems(session, config, items):
     """After the selection (-k, --wsconf-tool ...): the fresh cases of each selected tool."""
     if not config.getoption("wsconf_fresh") or config.getoption("wsconf_ids") is not None or SEED not in config.stash:
         return
+    try:
+        implemented = config.stash[STATE].implemented()[0]  # on a worker, its implementation says hello here
+    except AdapterFault:
+        return  # it cannot start: every case says so
     first: dict[str, CaseItem] = {}
     for item in items:
         if isinstance(item, CaseItem) and not isinstance(item, FreshItem):
-            for tool in item.case.families:
-                if tool in fresh.GENERATORS and item.case.tool == tool:
-                    first.setdefault(tool, item)
+            tool = item.case.tool
+            if tool in fresh.GENERATORS and (implemented is None or tool_id(tool) in implemented):
+                first.setdefault(tool, item)
     for tool, example in sorted(first.items()):
         for n in range(1, config.getoption("wsconf_fresh") + 1):
             items.append(FreshItem.from_parent(example.parent, name=fresh.case_id(tool, n), tool=tool, n=n,
