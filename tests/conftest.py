@@ -41,6 +41,21 @@ def run_suite(tmp_path: Path, adapter: str, *extra: str, spec: Path = SPEC,
     return proc.returncode, records, proc.stdout + proc.stderr
 
 
+def read_file_cases(paths: dict[str, str]) -> str:
+    """A cases file of read_file.t.<name> cases, each reading its path once and expecting "fine" (the
+    fakes' answer to everything they do not misbehave on)."""
+    return "tool: read_file\ncases:\n" + "".join(f'''  - id: read_file.t.{name}
+    title: {name}
+    claims: [tools.inventory.id_prefix]
+    needs: [filesystem]
+    steps:
+      - id: s1
+        tool: mastra_workspace_read_file
+        args: {{path: {path}}}
+        expect: {{text: fine}}
+''' for name, path in paths.items())
+
+
 def results_file(path: Path, records: list[dict], run: dict | None = None) -> Path:
     """A results file as a run of the harness ends it: its records, then the end line with their
     counts and the sha256 of the lines before (what `wsconf report`, `compare` and `findings` check)."""

@@ -15,19 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, read_file_cases
 from test_harness_faults import FAKE, alive
 
-CASES = "tool: read_file\ncases:\n" + "".join(f'''  - id: read_file.t.{name}
-    title: {name}
-    claims: [tools.inventory.id_prefix]
-    needs: [filesystem]
-    steps:
-      - id: s1
-        tool: mastra_workspace_read_file
-        args: {{path: {path}}}
-        expect: {{text: fine}}
-''' for name, path in (("first", "a.txt"), ("bad", "bad.txt"), ("third", "a.txt")))
+CASES = read_file_cases({"first": "a.txt", "bad": "bad.txt", "third": "a.txt"})
 CALL = "s1 (mastra_workspace_read_file)"
 # The child pytest reports its own peak resident size (not its children's: the fake's is large).
 PEAK = ("import resource, sys, pytest\ncode = pytest.main(sys.argv[2:])\n"

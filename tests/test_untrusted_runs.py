@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, read_file_cases
 from wsconf.isolation.confine import why_not
 from wsconf.isolation.mounts import mounts_under
 from wsconf.results.records import ResultsError, load_results
@@ -30,29 +30,19 @@ NUL = bytes(1)
 pytestmark = pytest.mark.skipif(why_not() is not None, reason=f"cannot confine here: {why_not()}")
 
 
-def cases_yaml(paths: dict[str, str]) -> str:
-    return "tool: read_file\ncases:\n" + "".join(f'''  - id: read_file.t.{name}
-    title: {name}
-    claims: [tools.inventory.id_prefix]
-    needs: [filesystem]
-    steps:
-      - id: s1
-        tool: mastra_workspace_read_file
-        args: {{path: {path}}}
-        expect: {{text: fine}}
-''' for name, path in paths.items())
-
-
 def running_with(mark: str) -> list[str]:
-    """Live processes whose command line holds mark."""
+    """Live processes whose command line or environment holds mark (every process a fake starts
+    inherits $WSCONF_FAKE_MARK)."""
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            environ = Path(f"/proc/{pid}/environ").read_bytes()
             state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
         except (OSError, IndexError):
             continue
-        if mark.encode() in cmdline and state not in ("Z", "X"):
+        if (mark.encode() in cmdline or f"WSCONF_FAKE_MARK={mark}".encode() in environ.split(NUL)) \
+                and state not in ("Z", "X"):
             found.append(f"{pid} {cmdline.replace(NUL, b' ').decode(errors='replace')}")
     return found
 
@@ -61,15 +51,15 @@ class Run:
     """A child pytest over a mini spec against one fake; its exit status, output and files."""
 
     def __init__(self, tmp_path: Path, mini_spec: Path, paths=PATHS):
-        (mini_spec / "cases" / "read_file" / "t.yaml").write_text(cases_yaml(paths))
+        (mini_spec / "cases" / "read_file" / "t.yaml").write_text(read_file_cases(paths))
         self.spec, self.tmp = mini_spec, tmp_path
         self.results, self.junit = tmp_path / "r.jsonl", tmp_path / "r.xml"
         self.mark = f"wsconf-fake-{uuid.uuid4().hex[:12]}"  # short: a command line is shown cut at 120
         (tmp_path / "tmp").mkdir(exist_ok=True)
 
-    def __call__(self, fake: str, *args: str, confined=True, extra=(), timeout=300):
+    def __call__(self, fake: str, *args: str, confined=True, extra=(), timeout=300, python=sys.executable):
         adapter = f"cmd:{sys.executable} {FAKES / fake} {' '.join(args)}"
-        argv = [sys.executable, "-m", "pytest", str(self.spec / "cases"), "-q", "-p", "no:cacheprovider",
+        argv = [python, "-m", "pytest", str(self.spec / "cases"), "-q", "-p", "no:cacheprovider",
                 "--wsconf-adapter", adapter, "--wsconf-results", str(self.results), "--junitxml", str(self.junit),
                 "--wsconf-fresh", "0", *([] if confined else ["--wsconf-unconfined"]), *extra]
         env = {**os.environ, "TMPDIR": str(self.tmp / "tmp"), "WSCONF_FAKE_MARK": self.mark}
@@ -104,7 +94,10 @@ class Run:
 
 @pytest.fixture
 def run(tmp_path, mini_spec):
-    yield Run(tmp_path, mini_spec)
+    """A run against a fake; afterwards, nothing the fake started may still run."""
+    fake_run = Run(tmp_path, mini_spec)
+    yield fake_run
+    assert fake_run.nothing_left() == []
 
 
 def around(outcome: str, message: str):
@@ -137,24 +130,37 @@ def test_a_folder_mounted_into_the_root_is_never_emptied(run, tmp_path, confined
 
 # -- forge ----------------------------------------------------------------------------------------
 
+def own_python(tmp_path: Path) -> str:
+    """A Python of its own for a child run, seeing this one's packages: its site-packages (which the
+    run watches) is the test's, not the one every other test's runs use."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    site = subprocess.run([str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    Path(site, "_wsconf_test_parent.pth").write_text(
+        f"import site; site.addsitedir({sysconfig.get_paths()['purelib']!r})\n")
+    return str(venv / "bin" / "python")
+
+
 @pytest.mark.parametrize("confined", [True, False])
 def test_forged_results_are_refused_or_put_back_and_every_change_outside_is_named(run, tmp_path, mini_spec, confined):
     exp = tmp_path / "exp"
     exp.mkdir()
     (exp / "forges-results.yaml").write_text("implementation: forges-results\nfailures: {}\n")
-    site = sysconfig.get_paths()["purelib"]
+    python = own_python(tmp_path)
+    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    # Confined, it may try the real /etc: it is read-only there. Unconfined it would write it, and
+    # every other run on the machine would see the change: it gets a folder of the test's instead.
+    system = "/etc" if confined else str(tmp_path / "etc")
+    (tmp_path / "etc").mkdir()
     name = f"wsconf-fake-{uuid.uuid4().hex[:12]}"
     log = tmp_path / "tmp" / "forger.log"
-    try:
-        run("forges_results.py", str(run.results), str(run.junit), str(exp / "forges-results.yaml"),
-            str(mini_spec / "claims.yaml"), site, name, str(log), confined=confined,
-            extra=("--wsconf-expectations", str(exp)))
-        tried = log.read_text().splitlines() if log.exists() else []
-        changed = [str(exp / "forges-results.yaml"), str(mini_spec / "claims.yaml"), f"{site}/{name}.pth",
-                   f"/etc/{name}"]
-    finally:
-        for dropped in (Path(site) / f"{name}.pth", Path("/etc") / name):
-            dropped.unlink(missing_ok=True)
+    run("forges_results.py", str(run.results), str(run.junit), str(exp / "forges-results.yaml"),
+        str(mini_spec / "claims.yaml"), site, system, name, str(log), confined=confined,
+        extra=("--wsconf-expectations", str(exp)), python=python)
+    tried = log.read_text().splitlines() if log.exists() else []
+    assert not Path("/etc", name).exists()
     assert run.code == 1, run.output[-3000:]
     message = ("step 's1' (s1 (mastra_workspace_read_file)): the text differs\n--- expected ---\n"
                "fine  ⏎̸ (no final newline)\n--- actual ---\nnot what the case expects  ⏎̸ (no final newline)\n")
@@ -167,14 +173,36 @@ def test_forged_results_are_refused_or_put_back_and_every_change_outside_is_name
         assert tried == []  # nowhere to write, not even its log: that is outside its case folders too
         assert run.end()["failed_because"] == []
         assert "forged" not in (exp / "forges-results.yaml").read_text() + (mini_spec / "claims.yaml").read_text()
+        assert not Path(site, f"{name}.pth").exists()
     else:  # it could: each change is named, and the results are put back from the harness's copy
         assert tried == ["results: done", "junit: done", "expectations: done", "spec: done", "site-packages: done",
-                         "/etc: done"]
-        assert run.end()["failed_because"] == [f"changed outside the run while it ran: {path}" for path in sorted(changed)]
+                         "system: done"]
+        changed = sorted([str(exp / "forges-results.yaml"), str(mini_spec / "claims.yaml"), f"{site}/{name}.pth"])
+        assert run.end()["failed_because"] == [f"changed outside the run while it ran: {path}" for path in changed]
         assert run.end()["rewritten"] == (f"the results file {run.results} was changed during the run by something "
                                           "other than the harness: rewritten from the harness's own copy")
         for path in changed:
             assert f"the run fails: changed outside the run while it ran: {path}" in run.output
+
+
+def test_the_top_of_etc_and_site_packages_are_watched(tmp_path, monkeypatch):
+    """What the run watches outside its folders: a folder like /etc by its top level (a new or
+    rewritten file there is named), the spec whole (a change deep inside is named)."""
+    from wsconf.isolation import watch
+    etc, spec = tmp_path / "etc", tmp_path / "spec"
+    (etc / "ssh").mkdir(parents=True)
+    (spec / "cases").mkdir(parents=True)
+    (etc / "passwd").write_text("root:x:0:0\n")
+    (spec / "cases" / "a.yaml").write_text("cases: []\n")
+    places = [(spec, True), (etc, False)]
+    before = watch.snapshot(places)
+    (etc / "passwd").write_text("root:x:0:0\nwsconf:x:0:0\n")
+    (etc / "cron.d").mkdir()
+    (etc / "ssh" / "deep.conf").write_text("not looked at: below the top level\n")
+    (spec / "cases" / "a.yaml").write_text("cases: [forged]\n")
+    assert watch.changes(before, watch.snapshot(places)) == [str(etc / "cron.d"), str(etc / "passwd"),
+                                                             str(spec / "cases" / "a.yaml")]
+    assert [str(p) for p, whole in watch.watched_places([spec], None)][-1] == "/etc"
 
 
 def test_a_results_file_changed_after_the_run_is_refused_by_report_compare_and_findings(run, tmp_path):
@@ -278,6 +306,7 @@ def test_a_token_leaked_in_any_form_or_member_fails_its_case(tmp_path, mini_spec
         expected.append((f"read_file.t.{name}", "failed",
                          f"{said} the content of sibling/CANARY, outside the workspace ({form}, in {where})"))
     assert run.records() == expected
+    assert run.nothing_left() == []
 
 
 # -- signals --------------------------------------------------------------------------------------
@@ -349,6 +378,7 @@ def test_answers_looked_up_in_the_spec_fail_on_fresh_inputs(tmp_path, confined):
         assert line.strip() == ("read_file              fresh inputs: passed 0 of 3; fixed cases: 100% of 4: "
                                 "answers match the spec but not fresh inputs")
         assert run.end()["failed_because"] == ["read_file: answers match the spec but not fresh inputs"]
+    assert run.nothing_left() == []
 
 
 # -- where it cannot be confined -------------------------------------------------------------------

@@ -72,6 +72,7 @@ class ProtocolProcess:
         self._stderr_reader.start()
         self.next_id = 0
         self.busy = False   # a request was interrupted before its answer came: never ask it again
+        self.wrappers = []  # the confinement's own processes (bwrap, setpriv), as last seen
         self.own: set[int] = {self.proc.pid}
         self.extras: list[dict] = []
         self.last_op = "hello"
@@ -247,14 +248,20 @@ class ProtocolProcess:
         """SIGKILL the whole process group; bounded waits only."""
         self.dead = True
         LIVE.discard(self.proc.pid)
+        # The confinement's own processes go with it, and are waited for: the inner bwrap is in a
+        # session of its own (and no longer below the outer one once that has ended), and one still
+        # dying would be taken for the implementation's leftover.
+        wrappers = self.wrappers + [p for p in reaper.descendants(self.proc.pid).values() if p.name in WRAPPERS]
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        reaper.kill(wrappers)
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass  # stuck in the kernel: the reaper reports it
+        reaper.wait_gone(wrappers, timeout=2)
         try:
             self.proc.stdin.close()
         except OSError:
@@ -262,34 +269,40 @@ class ProtocolProcess:
 
     def shutdown(self) -> list:
         """Ask it to end, give it SHUTDOWN_GRACE to go, kill what is left of it. Returns the processes
-        it left running when it ended (besides itself and bwrap's): looked at until it exits, since a
-        confined one's pid namespace, and everything in it, ends with it."""
+        it left running when it ended (besides itself and bwrap's): those that still ran while its
+        main process did, the last time that was looked at (a confined one's pid namespace, and
+        everything in it, ends with its main process: what dies then was not ended by it)."""
         left = []
         if self.proc.poll() is None and not self.busy:
-            left = self._besides_itself()  # what runs beside it before it is asked to end ...
+            main, left = self._besides_itself()  # what runs beside it before it is asked to end ...
             try:
                 self.request("shutdown", {}, timeout=5)
                 deadline = time.monotonic() + SHUTDOWN_GRACE
                 while self.proc.poll() is None and time.monotonic() < deadline:
-                    now = {p.pid for p in self._besides_itself()}
-                    left = [p for p in left if p.pid in now]  # ... and still ran the last time it was seen
+                    _, now = self._besides_itself()
+                    if main is not None and not reaper.still_running(main):
+                        break  # it has ended: the scan may have caught its namespace going down
+                    now_pids = {p.pid for p in now}
+                    left = [p for p in left if p.pid in now_pids]  # ... and still ran the last time it was seen
                     time.sleep(0.05)
             except AdapterFault:
                 pass
         self.kill()
         return left
 
-    def _besides_itself(self) -> list:
-        """Its running processes other than bwrap's and the implementation's main one (the first
-        started below bwrap, or the one started here)."""
+    def _besides_itself(self):
+        """(its main process, or None when that is the one started here; its other running processes
+        but bwrap's). The main one is the first started below bwrap, or the one started here."""
         below = [p for p in reaper.descendants(self.proc.pid).values() if p.running]
         wrapped = [p for p in below if p.name not in WRAPPERS]
-        main = self.proc.pid if os.path.basename(self.argv[0]) not in WRAPPERS else \
-            min(wrapped, key=lambda p: (p.start, p.pid)).pid if wrapped else None
-        left = [p for p in wrapped if p.pid != main]
+        self.wrappers = [p for p in below if p.name in WRAPPERS]
+        main = None
+        if os.path.basename(self.argv[0]) in WRAPPERS and wrapped:
+            main = min(wrapped, key=lambda p: (p.start, p.pid))
+        left = [p for p in wrapped if p is not main]
         for p in left:
             p.command  # read while it runs: a confined one is gone with its namespace
-        return left
+        return main, left
 
 
 class ProtocolSession(Session):

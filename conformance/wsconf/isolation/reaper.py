@@ -282,6 +282,19 @@ def kill(procs: list[Proc]) -> None:
             pass
 
 
+def still_running(p: Proc) -> bool:
+    """Is this very process (its pid, started when it was) still running (not gone, not a zombie)?"""
+    seen = _read(str(p.pid))
+    return seen is not None and seen.start == p.start and seen.running
+
+
+def wait_gone(procs: list[Proc], timeout: float) -> None:
+    """Wait up to `timeout` seconds until none of these processes runs (gone, or a zombie)."""
+    deadline = time.monotonic() + timeout
+    while (procs := [p for p in procs if still_running(p)]) and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
 def reap(since: int | Mark, own: set[int]) -> list[Proc]:
     """Collect the zombies among this process's children started since `since`, except `own`
     (whose exit status a Popen still wants to read), waiting up to GRACE for killed ones to die.
