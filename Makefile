@@ -22,12 +22,21 @@ $(BRIDGE)/node_modules/.package-lock.json: $(BRIDGE)/package-lock.json
 		echo "wsconf: npm not found: the @mastra/core bridge is not installed and its runs are skipped"; \
 	fi
 
+# Files of npm packages the bridge takes without their dependency tree (vendor.json): Mastra Code's
+# SandboxFilesystem, by `npm pack` of the exact version, integrity-checked (adapter mastra-sandboxfs).
+$(BRIDGE)/vendor/code-sdk/.wsconf-integrity: $(BRIDGE)/vendor.json $(VENV)/.installed
+	@if command -v npm >/dev/null 2>&1; then \
+		$(PY) -m wsconf.adapters.vendored $(BRIDGE); \
+	else \
+		echo "wsconf: npm not found: @mastra/code-sdk is not fetched and the mastra-sandboxfs runs are skipped"; \
+	fi
+
 tools/tokenx-oracle/node_modules/.package-lock.json: tools/tokenx-oracle/package-lock.json
 	@if command -v npm >/dev/null 2>&1; then \
 		cd tools/tokenx-oracle && npm ci --no-audit --no-fund --loglevel=error; \
 	fi
 
-setup: $(VENV)/.installed $(BRIDGE)/node_modules/.package-lock.json tools/tokenx-oracle/node_modules/.package-lock.json
+setup: $(VENV)/.installed $(BRIDGE)/node_modules/.package-lock.json $(BRIDGE)/vendor/code-sdk/.wsconf-integrity tools/tokenx-oracle/node_modules/.package-lock.json
 
 suite: setup
 	$(VENV)/bin/wsconf run --adapter reference -n 2 --results results/reference.jsonl --junitxml results/reference.xml
@@ -36,13 +45,14 @@ suite-mastra: setup
 	$(VENV)/bin/wsconf run --adapter mastra -n 2 --results results/mastra.jsonl --junitxml results/mastra.xml
 
 # Every implementation (@mastra/s3 and @mastra/gcs on local servers their adapters start
-# themselves), then the README's conformance table rewritten from the results.
+# themselves, Mastra Code's SandboxFilesystem over LocalSandbox), then the README's conformance table rewritten from the results.
 report: setup
 	-$(VENV)/bin/wsconf run --adapter reference -n 2 --results results/reference.jsonl
 	-$(VENV)/bin/wsconf run --adapter mastra -n 2 --results results/mastra.jsonl
 	-$(VENV)/bin/wsconf run --adapter mastra-s3 -n 2 --results results/mastra-s3.jsonl
 	-$(VENV)/bin/wsconf run --adapter mastra-gcs -n 2 --results results/mastra-gcs.jsonl
-	$(VENV)/bin/wsconf report --readme README.md --html report/index.html "wsref=results/reference.jsonl" "@mastra/core 1.71.0=results/mastra.jsonl" "@mastra/s3 0.6.1=results/mastra-s3.jsonl" "@mastra/gcs 0.2.2=results/mastra-gcs.jsonl"
+	-$(VENV)/bin/wsconf run --adapter mastra-sandboxfs -n 2 --results results/mastra-sandboxfs.jsonl
+	$(VENV)/bin/wsconf report --readme README.md --html report/index.html "wsref=results/reference.jsonl" "@mastra/core 1.71.0=results/mastra.jsonl" "@mastra/s3 0.6.1=results/mastra-s3.jsonl" "@mastra/gcs 0.2.2=results/mastra-gcs.jsonl" "@mastra/code-sdk 1.0.1 (SandboxFilesystem)=results/mastra-sandboxfs.jsonl"
 
 test: setup
 	$(PY) -m pytest -n 2 --dist worksteal tests
@@ -70,4 +80,4 @@ matrix: setup
 	$(VENV)/bin/wsconf site --matrix $(MATRIX) --all-releases --changes BEHAVIOUR-CHANGES.md -o report/site
 
 clean:
-	rm -rf $(VENV) results report $(BRIDGE)/node_modules tools/tokenx-oracle/node_modules
+	rm -rf $(VENV) results report $(BRIDGE)/node_modules $(BRIDGE)/vendor tools/tokenx-oracle/node_modules

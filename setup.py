@@ -1,5 +1,6 @@
-"""Bundle the suite's data into the wheel: the spec, the fixtures cases use, the expectations, and the
-upstream bridge's sources with their lockfile (wsconf/resources.py reads them back)."""
+"""Bundle the suite's data into the wheel: the spec (with its docs), the fixtures cases use, the
+expectations, the upstream bridge's sources with their lockfile, and the example ports
+(wsconf/spec/resources.py reads them back)."""
 import shutil
 from pathlib import Path
 
@@ -12,8 +13,9 @@ BUNDLE = {
     "fixtures/repo": ROOT / "fixtures" / "repo",
     "expectations": ROOT / "conformance" / "expectations",
     "mastra-bridge": ROOT / "tools" / "mastra-bridge",
+    "examples": ROOT / "examples",  # the worked ports, `wsconf init --example NAME` copies one
 }
-SKIP = shutil.ignore_patterns("node_modules", "__pycache__", "*.pyc")
+SKIP = shutil.ignore_patterns("node_modules", "vendor", "__pycache__", "*.pyc", "results")  # vendor: fetched by npm pack, never shipped
 
 
 class BuildWithBundle(build_py):

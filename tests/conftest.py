@@ -10,9 +10,34 @@ from pathlib import Path
 
 import pytest
 
+from wsconf.isolation.confine import why_not
+
 REPO = Path(__file__).resolve().parents[1]
 SPEC = REPO / "spec"
 BRIDGE = REPO / "tools" / "mastra-bridge"
+
+
+# Confinement runs an implementation under bwrap; where it cannot (no bwrap, a kernel that refuses
+# its namespaces) the tests of the confined mode skip saying why (CI installs bwrap).
+CANNOT_CONFINE = "cannot confine here: "
+needs_confinement = pytest.mark.skipif(why_not() is not None, reason=f"{CANNOT_CONFINE}{why_not()}")
+
+
+def path_without(program: str, folder: Path) -> str:
+    """$PATH with `program` hidden: each folder holding it is replaced by `folder/<n>`, links to all
+    its other entries. How the tests check a machine without bwrap on one that has it."""
+    parts = []
+    for n, entry in enumerate(os.environ.get("PATH", "").split(os.pathsep)):
+        if not entry or not os.path.isfile(os.path.join(entry, program)):
+            parts.append(entry)
+            continue
+        shim = folder / str(n)
+        shim.mkdir(parents=True, exist_ok=True)
+        for name in os.listdir(entry):
+            if name != program and not (shim / name).exists():
+                (shim / name).symlink_to(os.path.join(entry, name))
+        parts.append(str(shim))
+    return os.pathsep.join(parts)
 
 
 def bridge_missing_reason() -> str | None:

@@ -61,7 +61,8 @@ def test_mastra_bridge():
 
 
 def test_unknown_names_say_what_is_accepted():
-    with pytest.raises(ValueError, match="use reference, mastra, mastra@<version>, cmd:<command>, module:Class"):
+    with pytest.raises(ValueError, match=r"use reference, mastra, mastra@<version>, mastra-s3, mastra-gcs, "
+                                         r"mastra-sandboxfs, mastra-code \(each also @<version>\), cmd:<command>, module:Class"):
         load_adapter("nonsense")
 
 

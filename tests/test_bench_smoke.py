@@ -111,3 +111,38 @@ def test_the_document_states_targets_scaling_and_shards_from_the_data():
     # the longest case (2 s) plus the start-up measured with as many workers as cores (-n 2: 3 s - 2 s)
     assert row("| 8 (estimate) |").startswith("| 8 (estimate) | 3.00 s | 2.00 s | 1.00 s (as measured at -n 2)")
     assert row("| 1 | b |") and row("| 2 (a) | 2.00 s |")
+
+
+def test_the_expected_failure_bench_alters_exactly_its_entries_and_keeps_its_section(tmp_path):
+    """tools/bench/xfail.py: the copy of the spec changes the expected text of exactly --entries cases
+    of the tool; the section says met or missed from the per-round ratios, and BENCHMARKS.md's other
+    writer keeps it."""
+    sys.path.insert(0, str(REPO))
+    import argparse
+
+    from tools.bench import report, xfail
+    from wsconf.spec import load_spec
+    ids = xfail.altered_spec(tmp_path / "spec", "file_stat", 7)
+    original, altered = load_spec(REPO / "spec"), load_spec(tmp_path / "spec")
+    changed = [c.id for c in altered.cases if c.raw != original.cases_by_id[c.id].raw]
+    assert changed == ids and len(ids) == 7
+    first = next(s for s in altered.cases_by_id[ids[0]].steps if "expect" in s)
+    assert first["expect"]["text"].endswith(xfail.ALTERED)
+
+    def run(seconds, outcomes):
+        return {"seconds": seconds, "outcomes": outcomes, "last": ""}
+    data = {"samples": {"pass": [run(10, {"passed": 53}), run(12, {"passed": 53})],
+                        "xfail": [run(10.5, {"passed": 46, "xfail": 7}), run(13.8, {"passed": 46, "xfail": 7})],
+                        "fail": [run(11, {"failed": 7, "passed": 46}), run(12, {"failed": 7, "passed": 46})]},
+            "loads": [("1 1 1", "2 2 2")] * 2, "ids": ids}
+    args = argparse.Namespace(argv=["--rounds", "2"], tool="file_stat", rounds=2, entries=7, baseline=None)
+    text = xfail.section(data, None, args)
+    assert "| this | xfail | 12.15 s | 1.10 | 46 passed, 7 xfail |" in text  # ratios 1.05 and 1.15
+    assert "within 10% of the same run passing: 1.10 (**met**)" in text
+    data["samples"]["xfail"][0]["seconds"] = 11.5
+    assert "1.15 (**missed**)" in xfail.section(data, None, args)
+    doc = tmp_path / "BENCHMARKS.md"
+    doc.write_text("# old\n")
+    xfail.write_section(doc, text)
+    report.write_document(doc, "# Benchmarks\n\nnew body")
+    assert doc.read_text() == "# Benchmarks\n\nnew body\n\n" + text

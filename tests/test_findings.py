@@ -34,13 +34,13 @@ def run(case_id: str, bug: str, monkeypatch):
 
 @pytest.mark.parametrize("case_id, bug, harm, signature", [
     ("write_file.basics.new_file", "write_noop", "false_success",
-     "false_success | write_file | root: missing (a file of <n> bytes (sha256 <hex>…) -> absent)"),
+     "false_success | any call | root: missing file"),
     ("delete.basics.file", "delete_siblings", "data_loss",
-     "data_loss | delete | root: lost (a file of <n> bytes (sha256 <hex>…) -> absent)"),
+     "data_loss | any call | root: lost file"),
     ("read_file.errors.missing_file", "error_wording", "cosmetic",
-     "cosmetic | read_file | error: [ -> Something went wrong:] File"),
+     "cosmetic | read_file | error: [… -> Something went wrong:] File"),
     ("mkdir.basics.new_dir", "refuse_mkdir", "wrong_refusal",
-     "wrong_refusal | mkdir | throws: EACCES: permission denied, mkdir <q>"),
+     "wrong_refusal | mkdir | throws: EACCES: permission denied,"),
 ])
 def test_a_bug_is_classed_by_the_harm_the_harness_saw(case_id, bug, harm, signature, monkeypatch):
     result = run(case_id, bug, monkeypatch)
@@ -51,7 +51,7 @@ def test_a_header_only_difference_is_metadata_and_reads_the_same_in_every_case(m
     results = [run(cid, "header_zero", monkeypatch) for cid in
                ("read_file.output.show_line_numbers_false", "read_file.output.trailing_newline_extra_row")]
     assert {(r.harm, r.signature) for r in results} == {
-        ("metadata", "metadata | read_file | text: <path> [(<n> -> (0] bytes)")}
+        ("metadata", "metadata | read_file | text: [… -> 0] bytes")}
 
 
 def test_a_data_loss_after_a_cosmetic_difference_is_still_found_and_ranks_the_case(monkeypatch, tmp_path):
@@ -162,8 +162,11 @@ def test_pinned_entries_match_their_variable_parts():
     assert entry_matches("?f:3:abc", None) and entry_matches("?f:3:abc", "f:3:abc")
     assert entry_matches("l:*", "l:/x") and not entry_matches("l:*", "f:1:a")
     assert entry_matches("*", "d") and not entry_matches("*", None)
-    assert differences({"m/mount-*#1": "f:*:*", "a": "d"}, {"m/mount-x1y2": "f:3:a", "a": "d", "b": "d"}) == {
+    assert differences({"//m/mount-*#1": "f:*:*", "a": "d"}, {"m/mount-x1y2": "f:3:a", "a": "d", "b": "d"}) == {
         "b": (None, "d")}
+    # a real name holding glob characters is compared as the name it is
+    assert differences({"a*[x]?.txt": "f:1:ab"}, {"a*[x]?.txt": "f:1:ab", "ab.txt": "f:1:ab"}) == {
+        "ab.txt": (None, "f:1:ab")}
     assert differences({"a": "d"}, {}, dirs=False) == {}
 
 
@@ -172,7 +175,10 @@ def test_pins_merge_runs_names_made_at_random_and_what_a_witness_saw_late():
         return {"setup": {}, "open": {"+": {".m": "d", f".m/mount-{marker}": f"f:{size}:aa{marker}"}},
                 "steps": {"start": {"+": {"ready": "f:0:e3"}} if ready else {}}}
     pinned = merge_runs([run("519zmr", 30, False), run("7bpb1r", 30, False)], [run("q1w2e3", 31, True)])
-    assert pinned == {"open": {"+": {".m": "d", ".m/mount-*#1": "f:30:*"}}, "steps": {"start": {"+": {"ready": "?f:0:e3"}}}}
+    assert pinned == {"open": {"+": {".m": "d", "//.m/mount-*#1": "f:30:*"}}, "steps": {"start": {"+": {"ready": "?f:*:*"}}}}
+    # a file only some runs saw may be caught halfway written: its bytes are not pinned either
+    halfway = merge_runs([run("519zmr", 30, True), run("7bpb1r", 30, False)])
+    assert halfway["steps"]["start"] == {"+": {"ready": "?f:*:*"}}
 
 
 # -- grouping and the report -----------------------------------------------------------------------
@@ -181,8 +187,10 @@ def test_abstraction_names_what_varies():
     assert abstract("ENOENT: no such file or directory, open '/tmp/x/a.txt' at 2026-12-06T00:00:00.000Z, 12 bytes") \
         == "ENOENT: no such file or directory, open <q> at <time>, <n> bytes"
     assert abstract("Deleted src/a.ts and b.txt (0 bytes)") == "Deleted <path> and <path> (0 bytes)"
-    assert edit_shape("/a.txt (12 bytes)", "/a.txt (0 bytes)") == "<path> [(<n> -> (0] bytes)"
-    assert edit_shape("File not found: a", "Error: file not found: a") == "[ -> Error:] File"
+    assert edit_shape("/a.txt (12 bytes)", "/a.txt (0 bytes)") == "[… -> 0] bytes"
+    assert edit_shape("Size: 12 bytes", "Size: 0 bytes") == "[… -> 0] bytes"
+    assert edit_shape("File not found: a", "Error: file not found: a") == "[… -> Error:] File"
+    assert edit_shape("status: pending", "status: ready") == edit_shape("status: destroyed", "status: ready")
 
 
 def test_output_harm_of_each_kind_of_answer():

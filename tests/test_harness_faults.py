@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import needs_confinement
 from wsconf.isolation import reaper
 from wsconf.adapters.base import Adapter, Session
 from wsconf.adapters.reference import ReferenceAdapter
@@ -301,6 +302,7 @@ def confined_pids(monkeypatch):
     path.unlink()
 
 
+@needs_confinement
 def test_confined_mode_makes_a_write_outside_the_case_folders_fail_loudly(confined_pids):
     results = three_cases("write_slash_tmp", confinement=choose("auto"))
     target = f"/tmp/wsconf-fake-escaped-{confined_pids()[0]}.txt"
@@ -311,6 +313,7 @@ def test_confined_mode_makes_a_write_outside_the_case_folders_fail_loudly(confin
         "--- actual ---", f"[Errno 30] Read-only file system: '{target}'  ⏎̸ (no final newline)", "--- diff ---"]
 
 
+@needs_confinement
 def test_confined_mode_still_sees_writes_inside_the_watched_folders(confined_pids):
     try:
         results = three_cases("write_home", confinement=choose("auto"))
@@ -346,7 +349,7 @@ def test_a_workspace_allowed_to_read_the_file_may_return_its_content(pids):
 def test_a_response_line_over_the_cap_is_a_fault(pids):
     results = three_cases("huge", str(3 << 20), max_line=1 << 20)
     assert outcomes(results) == around(ERROR, f"adapter fault in case t.bad, call {CALL}: adapter sent a response "
-                                              "line over the limit of 1,048,576 bytes during 'call' (--wsconf-max-line)")
+                                              "line over the limit of 1,048,576 bytes during 'call' (--max-line)")
 
 
 def test_lines_printed_unasked_are_a_fault_and_never_pile_up(pids):

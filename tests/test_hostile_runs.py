@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, read_file_cases
+from conftest import REPO, needs_confinement, read_file_cases
 from test_harness_faults import FAKE, alive
 
 CASES = read_file_cases({"first": "a.txt", "bad": "bad.txt", "third": "a.txt"})
@@ -142,7 +142,7 @@ def test_a_200_mb_result_keeps_the_harness_small(suite, max_line, outcome, tmp_p
     assert records[::2] == around(outcome, "")[::2]
     if outcome == "error":
         assert records[1][2] == (f"adapter fault in case read_file.t.bad, call {CALL}: adapter sent a response line "
-                                 "over the limit of 67,108,864 bytes during 'call' (--wsconf-max-line)")
+                                 "over the limit of 67,108,864 bytes during 'call' (--max-line)")
     else:
         whole = Path(f"{suite.results}.outputs") / "read_file.t.bad.s1.json"
         assert whole.stat().st_size == size + len('{"kind":"text","model":null,"value":""}')
@@ -158,7 +158,7 @@ CONFINED = ("confinement:    confined (bwrap): own mount, pid and user namespace
             "the spec, the expectations and the results hidden; the harness's processes out of reach")
 
 
-@pytest.mark.parametrize("confined", [False, True])
+@pytest.mark.parametrize("confined", [False, pytest.param(True, marks=needs_confinement)])
 def test_the_header_says_how_the_implementation_is_confined(suite, confined, monkeypatch):
     monkeypatch.setenv("WSCONF_FAKE_PIDS", os.devnull)  # confined, it may write nowhere else
     # Watched: a write in the implementation's HOME is seen afterwards. Confined: one in /tmp fails.

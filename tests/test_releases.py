@@ -491,3 +491,17 @@ def test_a_release_install_without_a_library_the_bridge_now_declares_is_installe
     assert releases._installed(new, source)
     (new / ".wsconf-pins.json").unlink()
     assert not releases._installed(new, source)
+
+
+def test_an_install_that_raises_an_os_error_is_a_failed_install_not_a_dead_installer(monkeypatch, tmp_path):
+    # A bridge file removed while the sources were hashed killed both installer threads of a
+    # matrix run, which then waited 900 s for installs that never came.
+    from wsconf.releases import matrix as m
+
+    def vanished(version):
+        raise FileNotFoundError(2, "No such file or directory", "tools/mastra-bridge/tmp.mjs")
+
+    monkeypatch.setattr(m, "release_dir", vanished)
+    status = m._install("1.52.1", tmp_path)
+    assert status["install"] == "FileNotFoundError: [Errno 2] No such file or directory: 'tools/mastra-bridge/tmp.mjs'"
+    assert (tmp_path / "1.52.1" / "install.log").read_text() == status["install"] + "\n"

@@ -52,3 +52,97 @@ def test_report_merges_the_shards_of_one_run_and_refuses_a_case_counted_twice(tm
     assert rows == ["| wsref | 4 | 3 | 1 | 0 | 0 | [wsref.yaml](conformance/expectations/wsref.yaml) |"]
     with pytest.raises(SystemExit, match="more than one results file: a0"):
         main(["report", f"wsref={tmp_path / 'a.jsonl'}", f"wsref={tmp_path / 'a.jsonl'}"])
+
+
+def test_by_tool_is_counted_one_way_in_the_summary_the_report_the_html_and_the_site(tmp_path, capsys):
+    """One results file, four readers: a case counts under every tool it calls in each of them, so a
+    CI log (the run's summary) and the reports made from its results file agree tool by tool."""
+    import re
+
+    from conftest import run_suite
+    from wsconf.results.records import by_tool
+    code, records, out = run_suite(tmp_path, "reference", "--wsconf-tool", "write_file", "--wsconf-all-tools",
+                                   "--wsconf-tools", "read_file,write_file")
+    assert code in (0, 1) and records, out[-3000:]  # the counts must agree whatever the outcomes (a loaded machine)
+    summary = out.split("wsconf summary", 1)[1].splitlines()[2:]
+    in_run = {}
+    for line in summary:
+        if not line.strip() or line.startswith("("):
+            break
+        tool, cases, passed, *_ = line.split()
+        in_run[tool] = (int(cases), int(passed))
+    assert {"read_file", "write_file", "all"} <= set(in_run)
+    assert in_run == {tool: (sum(c.values()), c["passed"]) for tool, c in by_tool(records).items()}
+    # write_file cases that also read count under read_file, though no case of read_file's own files ran
+    assert in_run["read_file"][0] > 0 and not any(r["tool"] == "read_file" for r in records)
+
+    results = tmp_path / next(p.name for p in tmp_path.glob("*.jsonl"))
+    assert main(["report", f"wsref={results}", "--by-tool", "--html", str(tmp_path / "r.html")]) == 0
+    table = capsys.readouterr().out
+    in_report = {row[1]: (int(row[2]), int(row[3])) for line in table.splitlines()
+                 if (row := [c.strip() for c in line.split("|")])[1:2] and row[2].isdigit() and not row[1].startswith("wsref")}
+    assert in_report == in_run
+    html = (tmp_path / "r.html").read_text()
+    in_html = {tool: int(passed) for tool, passed in re.findall(r"<tr><td>([a-z_]+)</td><td[^>]*>(\d+)/", html)}
+    assert in_html == {tool: passed for tool, (_, passed) in in_run.items()}
+    # the site is the release matrix's: the same results, as those of the release they pin (1.71.0)
+    from wsconf.results.records import load_results as read_results
+    pinned = results_file(tmp_path / "pinned.jsonl", list(read_results(results).records.values()),
+                          {"implementation": "@mastra/core", "version": "1.71.0"})
+    assert main(["site", "--results", str(pinned), "-o", str(tmp_path / "site")]) == 0
+    site = (tmp_path / "site" / "index.html").read_text()
+    header = re.search(r'<table class="matrix" id="matrix"><tr><th>release</th>(.*?)</tr>', site).group(1)
+    columns = re.findall(r"<th>([^<]+)</th>", header)
+    cells = re.findall(r'<td class="[a-z]+" title="[^"]*">(\d+)/\d+</td>', site)
+    in_site = {tool: int(passed) for tool, passed in zip(columns, cells)}
+    assert {tool: in_site[tool] for tool in in_run} == {tool: passed for tool, (_, passed) in in_run.items()}
+
+
+def test_the_summary_shows_the_implementations_tools_and_what_their_unsupported_cases_lack():
+    from wsconf.session.summary import summary_lines
+
+    def record(case_id, tools, outcome, capabilities=(), lacking=()):
+        missing = {"capabilities": list(capabilities), "tools": list(lacking)} if outcome == "unsupported" else None
+        return {"id": case_id, "tool": tools[0], "tools": tools, "outcome": outcome,
+                **({"missing": missing} if missing else {})}
+    records = [record("a", ["read_file"], "passed"), record("b", ["read_file"], "xfail"),
+               record("c", ["read_file"], "unsupported", ["tool_config"]),
+               record("d", ["read_file", "grep"], "unsupported", ["media", "tool_config"], ["grep"]),
+               record("e", ["grep"], "unsupported", [], ["grep"]), record("f", ["mkdir"], "unsupported", [], ["mkdir"])]
+    head = f"{'tool':<22}{'cases':>7}" + "".join(f"{c:>15}" for c in (
+        "passed", "failed", "xfail", "xpass", "unsupported", "not applicable", "error"))
+
+    def row(tool, *counts):
+        return f"{tool:<22}{sum(counts[:7]):>7}" + "".join(f"{n:>15}" for n in counts)
+    assert summary_lines(records, ["read_file"], all_tools=False) == [
+        head, row("read_file", 1, 0, 1, 0, 2, 0, 0), row("all", 1, 0, 1, 0, 4, 0, 0),
+        "(2 tools the implementation does not have are left out of the table; --all-tools shows them)", "",
+        "unsupported cases, by what they need that the implementation lacks:",
+        "  read_file: 2 unsupported: 2 need tool_config, 1 need media, 1 call grep"]
+    everything = summary_lines(records, ["read_file"], all_tools=True)
+    assert everything[1:5] == [row("grep", 0, 0, 0, 0, 2, 0, 0), row("mkdir", 0, 0, 0, 0, 1, 0, 0),
+                               row("read_file", 1, 0, 1, 0, 2, 0, 0), row("all", 1, 0, 1, 0, 4, 0, 0)]
+    assert everything[-3:] == ["  grep: 2 unsupported: 2 call grep, 1 need media, 1 need tool_config",
+                               "  mkdir: 1 unsupported: 1 call mkdir",
+                               "  read_file: 2 unsupported: 2 need tool_config, 1 need media, 1 call grep"]
+
+
+def test_the_html_report_diffs_a_result_in_the_words_of_its_expectation_and_greys_what_did_not_run(tmp_path):
+    """An error expected as {error, error_code} and answered as {kind, message, code}: the diff shows the one
+    line that differs (the code), not every line renamed; a tool whose every case is unsupported is not green."""
+    import html as html_module
+
+    from wsconf.reports.html import render
+    step = {"id": "read", "call": "read (mastra_workspace_read_file)", "args": {"path": "x"},
+            "expected": {"error": "File not found: x", "error_code": "ENOENT"},
+            "actual": {"kind": "error", "message": "File not found: x", "code": "EACCES", "name": "PermissionError"}}
+    records = [{"id": "read_file.errors.missing_file", "tool": "read_file", "claims": [], "outcome": "failed",
+                "message": "error code: expected 'ENOENT', got 'EACCES'", "steps": [step]},
+               *({"id": f"grep.t.{n}", "tool": "grep", "claims": [], "outcome": "unsupported", "message": "lacks",
+                  "steps": []} for n in range(29))]
+    page = render([("port", records)])
+    diff = html_module.unescape(page.split("<p>diff</p><pre>", 1)[1].split("</pre>", 1)[0])
+    assert [line for line in diff.splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")] == [
+        '-  "error_code": "ENOENT"', '+  "error_code": "EACCES"']
+    assert '<tr><td>grep</td><td class="na">0/29 · 29 unsupported</td></tr>' in page
+    assert '<tr><td>read_file</td><td class="bad">0/1 · 1 failed</td></tr>' in page

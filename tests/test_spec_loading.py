@@ -224,3 +224,38 @@ def test_escaped_surrogate_pairs_are_one_character_as_in_javascript():
     data, lines = load_with_lines('a: "x\\uD83D\\uDE00y"\n"\\uD83D\\uDE00": "\\uD800z\\uDE00"\n')
     assert data == {"a": "x\U0001F600y", "\U0001F600": "\ud800z\ude00"}
     assert dict(lines) == {(): 1, ("a",): 1, ("\U0001F600",): 2}
+
+
+def test_the_string_form_in_a_steps_args_reaches_the_implementation_expanded():
+    # A case writes a megabyte through a tool without spelling it out: the adapter sees the string.
+    from wsconf.adapters.reference import ReferenceAdapter
+    from wsconf.judge.runner import PASSED, run_case
+    from wsconf.judge.verdict import expand_strings
+    from wsconf.spec import load_spec
+
+    assert expand_strings([{"path": "a", "content": {"$string": [{"repeat": "ab", "times": 2}, "!"]}}, 3]) == [
+        {"path": "a", "content": "abab!"}, 3]
+    case = next(c for c in load_spec().cases if c.id == "filesystem.sizes.write_file_tool")
+    result = run_case(case, ReferenceAdapter())
+    assert (result.outcome, result.message) == (PASSED, "")
+    assert result.steps[-1]["actual"]["value"] == "Wrote 5242883 bytes to 5_mib_and_3.txt"
+
+
+def test_a_case_needing_only_file_capabilities_uses_only_the_six_ops(mini_spec):
+    """A first port answers hello, open, tools, call, close and shutdown (spec/first-port.md); a case it can
+    be given (needing only how files behave) must not send it `retool`, `workspace`, `hookLog` ..."""
+    case = GOOD.replace("    steps:\n", "    needs: [filesystem, read_only]\n    steps:\n      - id: again\n"
+                                       "        retool: true\n        expect: {value: []}\n")
+    write(mini_spec, "a.yaml", "tool: read_file\ncases:" + case)
+    assert messages(mini_spec) == [
+        "spec/cases/read_file/a.yaml:6: cases[0].needs: a case needing only file capabilities uses only the ops hello, "
+        "open, tools, call, close, shutdown; its steps use retool: add the capability that brings it "
+        "(spec/first-port.md)"]
+    write(mini_spec, "a.yaml", "tool: read_file\ncases:" + case.replace("[filesystem, read_only]", "[filesystem, tool_config]"))
+    assert messages(mini_spec) == []
+    waits = GOOD.replace("    steps:\n", "    steps:\n      - id: settle\n        wait: {until: {call: {workspace: status, "
+                                          "expect: {value: ready}}}, timeout_ms: 100}\n")
+    write(mini_spec, "a.yaml", "tool: read_file\ncases:" + waits)
+    assert [m.split(": ", 2)[2] for m in messages(mini_spec)] == [
+        "a case needing only file capabilities uses only the ops hello, open, tools, call, close, shutdown; its steps "
+        "use workspace: add the capability that brings it (spec/first-port.md)"]

@@ -406,5 +406,5 @@ def test_without_bwrap_the_run_says_unconfined_in_its_header_results_and_report(
             "what it may have changed outside its case folders was only watched") in done.stdout
     run("ansi_result.py", extra=("--wsconf-hermetic",))
     assert run.code == 3, run.output[-3000:]
-    assert f"cannot confine adapter 'cmd:{sys.executable} {FAKES / 'ansi_result.py'} ' (--wsconf-hermetic): bwrap" \
+    assert f"cannot confine adapter 'cmd:{sys.executable} {FAKES / 'ansi_result.py'} ' (--hermetic): bwrap" \
         in run.output

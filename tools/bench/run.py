@@ -402,15 +402,8 @@ def rerender(path: Path, args) -> int:
     if args.markdown:
         Path(args.markdown).write_text(text + "\n")
     if args.write:
-        write_document(Path(args.write), R.document(data, text, ".venv/bin/" + data.get("command", "python -m tools.bench"))
-                       + "\n")
+        R.write_document(Path(args.write), R.document(data, text, ".venv/bin/" + data.get("command", "python -m tools.bench")))
     return 0
-
-
-def write_document(path: Path, text: str) -> None:
-    """The whole document, keeping the section tools.bench.confinement writes into it."""
-    from .confinement import keep
-    path.write_text(keep(path.read_text(encoding="utf-8") if path.exists() else "", text))
 
 
 def _load() -> str:
@@ -493,7 +486,7 @@ def main(argv=None) -> int:
                 "test_command": tests, "load_before": load_before, "load_after": _load(),
                 "command": " ".join(["python -m tools.bench", *(argv if argv is not None else sys.argv[1:])])}
         if args.write:
-            write_document(Path(args.write), R.document(data, text, ".venv/bin/" + data["command"]) + "\n")
+            R.write_document(Path(args.write), R.document(data, text, ".venv/bin/" + data["command"]))
             log(f"wrote {args.write}")
         if args.json:
             Path(args.json).write_text(json.dumps(data, indent=1, default=str))

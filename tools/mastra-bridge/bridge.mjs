@@ -33,6 +33,7 @@ process.on('unhandledRejection', err => {
 const { Fault, isPlainObject } = await import('./lib/wire.mjs');
 const { CORE_CAPABILITIES, CORE_VERSION, dependencyVersions, missingCapabilities, releaseTools } = await import('./lib/core.mjs');
 const { provider } = await import('./lib/provider.mjs');
+const { toolNameOverrides } = await import('./lib/tool-names.mjs');
 const { mirrored } = await import('./lib/mirror.mjs');
 const Session = await import('./lib/session.mjs');
 
@@ -54,15 +55,21 @@ async function opHello(params) {
   }
   const dependencies = { ...dependencyVersions(), node: process.version.replace(/^v/, '') };
   if (provider.implementation !== '@mastra/core') dependencies[provider.implementation] = provider.version;
+  // With Mastra Code's tool names in force (lib/tool-names.mjs), the run is of Mastra Code's tools.
+  const implementation = toolNameOverrides ? 'Mastra Code' : provider.implementation;
+  const version = toolNameOverrides ? toolNameOverrides.version : provider.version;
+  if (toolNameOverrides) dependencies['@mastra/code-sdk'] = toolNameOverrides.version;
   const missing = missingCapabilities();
   const tools = releaseTools();
   return {
-    protocol: PROTOCOL, implementation: provider.implementation, version: provider.version,
+    protocol: PROTOCOL, implementation, version,
     capabilities: [...provider.capabilities, ...CORE_CAPABILITIES].filter(c => !missing.includes(c)), dependencies,
     // Capability runtime_dir: the folder of the runtime running LocalSandbox (bubblewrap.ts binds
     // path.dirname(process.execPath) when no default bind covers it).
     runtimeDir: path.dirname(process.execPath),
     ...(tools ? { tools } : {}),
+    // The LocalFilesystem options the provider honours ({option: true | [values]}); absent: all.
+    ...(provider.filesystemOptions ? { filesystemOptions: provider.filesystemOptions } : {}),
   };
 }
 

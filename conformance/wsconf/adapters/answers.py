@@ -125,4 +125,9 @@ def hello_problem(hello) -> str | None:
     runtime_dir = hello.get("runtimeDir")
     if runtime_dir is not None and not isinstance(runtime_dir, str):
         return f"hello: `runtimeDir` must be a string (a folder), got {_json_type(runtime_dir)}"
+    options = hello.get("filesystemOptions")
+    if options is not None and not (isinstance(options, dict) and all(
+            v is True or isinstance(v, list) for v in options.values())):
+        return (f"hello: `filesystemOptions` must be an object of option: true or a list of values, "
+                f"got {_json_type(options)}")
     return None

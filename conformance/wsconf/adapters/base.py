@@ -91,6 +91,10 @@ class Adapter:
     confinement = None
     # After close: the processes it left running when it shut down (killed then), as "command (pid n)".
     left_running: list[str] = []
+    # The LocalFilesystem options its filesystem honours (hello `filesystemOptions`): option ->
+    # True (any value) or the tuple of values it honours; None means every option. A case passing
+    # any other in `workspace.filesystem` is unsupported, naming the option.
+    filesystem_options: dict[str, object] | None = None
 
     def open(self, root: str, outside: str, home: str, workspace: dict) -> Session:
         raise NotImplementedError

@@ -50,6 +50,7 @@ class FakeGcsServer(LocalServer):
 
 class GcsAdapter(ProviderAdapter):
     provider = "gcs"
+    package = "@mastra/gcs"
     server_class = FakeGcsServer
     # @google-cloud/storage prefers this to the endpoint option, and mishandles it
     unset_env = ("STORAGE_EMULATOR_HOST",)

@@ -1,13 +1,20 @@
-"""The provider kit: the upstream bridge on another filesystem provider, over a local test server.
+"""The provider kit: the upstream bridge on another filesystem provider, whatever its shape.
 
-A provider is one small module (s3.py, gcs.py) with two classes:
+A provider is one small module (s3.py, gcs.py, sandboxfs.py) with a `ProviderAdapter` subclass:
+the bridge's provider name (tools/mastra-bridge/providers/<name>.mjs), and what the provider needs
+around it:
 
-- a `LocalServer` subclass: the server's command line for a port, the request that says it is
-  ready, and what to create once it is (the bucket);
-- a `ProviderAdapter` subclass: the bridge's provider name (tools/mastra-bridge/providers/<name>.mjs)
-  and the environment the bridge needs to reach the server.
+- an object store over a local test server (s3, gcs): `server_class`, a `LocalServer` subclass (the
+  server's command line for a port, the request that says it is ready, what to create once it is:
+  the bucket), and `bridge_env(server)`, the environment the bridge needs to reach it;
+- a provider over a sandbox, or over a local folder (sandboxfs): no server (`server_class = None`);
+  the bridge builds it from the case's own sandbox, or a private one it closes with the session;
+- files of an npm package taken without its dependency tree (`vendored`, tools/mastra-bridge/vendor.json),
+  extracted next to whichever bridge runs before it starts.
 
-The capabilities are declared once, by the bridge's provider module (its `hello`). This module does
+The capabilities, and the LocalFilesystem options the provider honours, are declared once, by the
+bridge's provider module (its `hello`). `core_version` runs the provider on another @mastra/core
+release, from the release cache (release_install.py): adapter `<name>@<version>`. This module does
 the rest: a free port on 127.0.0.1, readiness with a deadline, and stopping the server by its
 process group when the adapter closes, at interpreter exit, and when starting fails.
 """
@@ -25,9 +32,11 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from .base import AdapterFault
+from .base import AdapterFault, AdapterUnavailable
 from .node_bridge import bridge_script
+from .release_install import release_script
 from .subprocess import SubprocessAdapter
+from .vendored import ensure_vendored
 
 BUCKET = "wsconf"
 START_TIMEOUT = 30.0
@@ -145,33 +154,50 @@ class LocalServer:
 
 
 class ProviderAdapter(SubprocessAdapter):
-    """The bridge with WSCONF_BRIDGE_FILESYSTEM=<provider>, on a server of its own."""
+    """The bridge with WSCONF_BRIDGE_FILESYSTEM=<provider>, on a server of its own if it needs one."""
 
-    provider = ""                          # the bridge's providers/<provider>.mjs
-    server_class: type[LocalServer] = LocalServer
-    unset_env: tuple[str, ...] = ()        # variables the bridge must not inherit
+    provider = ""                                 # the bridge's providers/<provider>.mjs
+    server_class: type[LocalServer] | None = LocalServer  # None: a provider without a server
+    unset_env: tuple[str, ...] = ()               # variables the bridge must not inherit
+    vendored: tuple[str, ...] = ()                # npm packages whose listed files the provider imports
+    min_timeout = 0.0                             # seconds: the per-call deadline never goes below it
+    package = ""                                  # the npm package providers/<provider>.mjs imports, if any
 
-    def bridge_env(self, server: LocalServer) -> dict[str, str]:
-        raise NotImplementedError
+    def bridge_env(self, server: LocalServer | None) -> dict[str, str]:
+        """The bridge's environment for the provider (a server's endpoint and bucket)."""
+        return {}
 
-    def __init__(self, timeout: float = 30.0, **process):
-        """process: the subprocess adapter's own options (max_line, confinement)."""
-        self.server = self.server_class()
+    def __init__(self, timeout: float = 30.0, core_version: str | None = None, **process):
+        """core_version: the @mastra/core release to run on (None: the bridge's own, 1.71.0);
+        process: the subprocess adapter's own options (max_line, confinement)."""
+        self.server = self.server_class() if self.server_class is not None else None
         try:
+            script = bridge_script() if core_version is None else release_script(core_version)
+            if self.package and not (script.parent / "node_modules" / self.package / "package.json").is_file():
+                raise AdapterUnavailable(f"{self.package} is not installed beside @mastra/core {core_version} "
+                                         f"({script.parent}): a release install leaves out a provider whose peer "
+                                         "range names newer cores (adapters/release_install.py)")
+            for package in self.vendored:
+                ensure_vendored(script.parent, package)
             env = {"WSCONF_BRIDGE_FILESYSTEM": self.provider, **self.bridge_env(self.server)}
             unset = [arg for k in self.unset_env for arg in ("-u", k)]
-            argv = ["env", *unset, *(f"{k}={v}" for k, v in env.items()), "node", str(bridge_script())]
-            super().__init__(argv, timeout=timeout, **process)
+            argv = ["env", *unset, *(f"{k}={v}" for k, v in env.items()), "node", str(script)]
+            super().__init__(argv, timeout=max(timeout, self.min_timeout), **process)
         except BaseException:
-            self.server.stop()
+            self._stop_server()
             raise
 
     def own_pids(self) -> set[int]:
         """The server is the adapter's own, not something a case left running."""
-        return super().own_pids() | ({self.server.proc.pid} if self.server.proc else set())
+        server = self.server.proc.pid if self.server is not None and self.server.proc else None
+        return super().own_pids() | ({server} if server else set())
+
+    def _stop_server(self) -> None:
+        if self.server is not None:
+            self.server.stop()
 
     def close(self) -> None:
         try:
             super().close()
         finally:
-            self.server.stop()
+            self._stop_server()

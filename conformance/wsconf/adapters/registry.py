@@ -1,4 +1,6 @@
-"""How a user names an adapter: reference, mastra, mastra@<version>, mastra-s3, mastra-gcs, cmd:..., module:Class, or an entry point."""
+"""How a user names an adapter: reference, mastra, mastra@<version>, a provider (mastra-s3, mastra-gcs,
+mastra-sandboxfs, mastra-code) optionally on another release (`<provider>@<version>`), cmd:...,
+module:Class, or an entry point."""
 from __future__ import annotations
 
 import importlib
@@ -33,6 +35,15 @@ def name_problem(spec: str) -> str | None:
     return None
 
 
+# The bridge on another filesystem provider (provider_kit.py): name -> (module, class).
+PROVIDERS = {
+    "mastra-s3": (".s3", "S3Adapter"),
+    "mastra-gcs": (".gcs", "GcsAdapter"),
+    "mastra-sandboxfs": (".sandboxfs", "SandboxFsAdapter"),
+    "mastra-code": (".sandboxfs", "MastraCodeAdapter"),
+}
+
+
 def load_adapter(spec: str, timeout: float = 30.0, max_line: int = DEFAULT_MAX_LINE,
                  confinement: Confinement | None = None) -> Adapter:
     """Build an adapter from its name: reference, mastra, cmd:..., module:Class, or an entry point.
@@ -49,12 +60,12 @@ def load_adapter(spec: str, timeout: float = 30.0, max_line: int = DEFAULT_MAX_L
     if spec.startswith("mastra@"):  # an older (or the pinned) release, installed into a cache by npm
         from .release_install import release_script
         return SubprocessAdapter(["node", str(release_script(spec.partition("@")[2]))], **process)
-    if spec == "mastra-s3":
-        from .s3 import S3Adapter  # moto and boto3 are an optional extra: import them only when asked
-        return S3Adapter(**process)
-    if spec == "mastra-gcs":
-        from .gcs import GcsAdapter  # the fake-gcs-server wheel is an optional extra too
-        return GcsAdapter(**process)
+    provider, _, core_version = spec.partition("@")
+    if provider in PROVIDERS:
+        # imported only when asked: moto and the fake-gcs-server wheel are optional extras
+        module, cls = PROVIDERS[provider]
+        adapter = getattr(importlib.import_module(module, __package__), cls)
+        return adapter(core_version=core_version or None, **process)
     if spec.startswith("cmd:"):
         return SubprocessAdapter(shlex.split(spec[4:]), **process)
     if spec in ("reference", "wsref"):
@@ -65,7 +76,8 @@ def load_adapter(spec: str, timeout: float = 30.0, max_line: int = DEFAULT_MAX_L
     if ":" in spec:
         module, _, cls = spec.partition(":")
         return _timed(getattr(_import_from_here(module), cls)(), timeout)
-    raise ValueError(f"unknown adapter {spec!r}: use reference, mastra, mastra@<version>, cmd:<command>, module:Class, "
+    raise ValueError(f"unknown adapter {spec!r}: use reference, mastra, mastra@<version>, "
+                     f"{', '.join(PROVIDERS)} (each also @<version>), cmd:<command>, module:Class, "
                      "or a name registered in the wsconf.adapters entry-point group")
 
 

@@ -25,6 +25,7 @@ class MotoServer(LocalServer):
 
 class S3Adapter(ProviderAdapter):
     provider = "s3"
+    package = "@mastra/s3"
     server_class = MotoServer
 
     def bridge_env(self, server: LocalServer) -> dict[str, str]:

@@ -190,7 +190,7 @@ class ProtocolProcess:
         if raw is _TOO_LONG:
             self.kill()
             raise AdapterFault(f"adapter sent a response line over the limit of {self.max_line:,} bytes "
-                               f"during {op!r} (--wsconf-max-line)" + self.stderr_text())
+                               f"during {op!r} (--max-line)" + self.stderr_text())
         text = raw.decode("utf-8", "surrogateescape")
         del raw  # a huge line: hold one copy of it, not two
         try:
@@ -396,6 +396,9 @@ class SubprocessAdapter(Adapter):
             self.tools = frozenset(tool_id(t) for t in hello["tools"])
         self.dependencies = dict(hello.get("dependencies") or {})
         self.runtime_dir = hello.get("runtimeDir")
+        options = hello.get("filesystemOptions")
+        self.filesystem_options = None if options is None else {
+            k: True if v is True else tuple(v) for k, v in options.items()}
         return hello
 
     def own_pids(self) -> set[int]:

@@ -11,6 +11,8 @@ The top of the house: it may import every other room, and none imports it.
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 from pathlib import Path
 
@@ -40,4 +42,10 @@ def main(argv=None) -> int:
     except (ConfigError, OSError) as exc:
         print(f"wsconf: bad config: {exc}", file=sys.stderr)
         return 2
-    return args.func(args)
+    try:
+        return args.func(args)
+    except BrokenPipeError:
+        # The reader went away (`wsconf list | head`): stop quietly, as a program killed by SIGPIPE does,
+        # with stdout pointed at /dev/null so the interpreter's last flush cannot fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE

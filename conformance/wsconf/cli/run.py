@@ -25,8 +25,12 @@ def cmd_run(args) -> int:
     expectations_dir = configured(args, "expectations")
     if expectations_dir:
         argv += ["--wsconf-expectations", str(expectations_dir)]
-    tools = args.tools.split(",") if args.tools else configured(args, "tools")
+    tools = [t.strip() for t in args.tools.split(",") if t.strip()] if args.tools else configured(args, "tools")
     if tools:
+        problem = _unknown_tools(args, tools, spec_root)
+        if problem:
+            print(problem, file=sys.stderr)
+            return 2
         argv += ["--wsconf-tools", ",".join(tools)]
     if args.workers:
         argv += ["-n", str(args.workers)]
@@ -54,16 +58,39 @@ def cmd_run(args) -> int:
         argv.append("--wsconf-unconfined")
     if args.max_line:
         argv += ["--wsconf-max-line", args.max_line]
+    if args.keep_outputs:
+        argv += ["--wsconf-keep-outputs", args.keep_outputs]
     if args.all_versions:
         argv.append("--wsconf-all-versions")
     if args.fresh is not None:
         argv += ["--wsconf-fresh", str(args.fresh)]
     if args.fresh_seed is not None:
         argv += ["--wsconf-fresh-seed", str(args.fresh_seed)]
+    if args.all_tools:
+        argv.append("--wsconf-all-tools")
     argv += args.pytest_args or []
     code = int(pytest.main(argv))
     # A usage error (pytest's 4) is the CLI's usual 2, as for a bad wsconf.toml.
     return 2 if code == pytest.ExitCode.USAGE_ERROR else code
+
+
+def _unknown_tools(args, tools: list[str], spec_root: Path) -> str | None:
+    """A tool no case calls, refused before the run: in the config by file, line and key."""
+    from ..session.config import ConfigError, check_tools
+    from ..spec.loader import load_spec
+    from ..spec.tool_names import spec_tools, unknown_tools
+    spec = load_spec(spec_root)
+    known = ", ".join(spec_tools(spec))
+    unknown = unknown_tools(tools, spec)
+    if not unknown:
+        return None
+    if args.tools:
+        return f"wsconf run: --tools: unknown tool(s) {', '.join(map(repr, unknown))}; the spec's tools are {known}"
+    try:
+        check_tools(args.config, unknown, known)
+    except ConfigError as exc:
+        return f"wsconf: bad config: {exc}"
+    return None
 
 
 def cmd_properties(args) -> int:
@@ -73,6 +100,8 @@ def cmd_properties(args) -> int:
     os.environ["WSCONF_PROFILE"] = args.profile
     if args.fuzz_paths:
         os.environ["WSCONF_FUZZ_PATHS"] = str(args.fuzz_paths)
+    if args.fuzz_calls:
+        os.environ["WSCONF_FUZZ_CALLS"] = str(args.fuzz_calls)
     argv = ["--pyargs", "wsconf.properties", "-p", "no:cacheprovider", "-q", "--wsconf-adapter", args.adapter,
             "--wsconf-timeout", str(args.timeout)]
     if args.compare:
@@ -120,6 +149,8 @@ def register(sub) -> None:
     run.add_argument("--no-expectations", action="store_true", help="ignore the expectations file")
     run.add_argument("--all-versions", action="store_true",
                      help="run every case whatever its `versions` say (how `make matrix` measures the ranges)")
+    run.add_argument("--all-tools", action="store_true",
+                     help="the summary shows every tool, not only the implementation's own")
     run.add_argument("-x", action="store_true", help="stop at the first failure")
     run.add_argument("--hermetic", action="store_true",
                      help="refuse to run unless the implementation can be confined (it is by default where bwrap "
@@ -127,6 +158,8 @@ def register(sub) -> None:
     run.add_argument("--unconfined", action="store_true",
                      help="run a subprocess implementation without confinement, only watched (the run says UNCONFINED)")
     run.add_argument("--max-line", default=None, help="largest response line the implementation may send (default 64MB)")
+    run.add_argument("--keep-outputs", default=None,
+                     help="the most kept of huge results as whole files beside --results (default 512MB)")
     run.add_argument("--fresh", type=int, default=None,
                      help="fresh cases per tool, generated for this run and answered by the reference (default 3; 0: none)")
     run.add_argument("--fresh-seed", type=int, default=None, help="the fresh cases' seed (default: new every run)")
@@ -140,6 +173,9 @@ def register(sub) -> None:
                        help="quick (25 examples per property, for the test command) or thorough (2000)")
     props.add_argument("--fuzz-paths", type=int, default=None,
                        help="paths the containment fuzzer tries (default 100 quick, 2000 thorough; CI: 10000)")
+    props.add_argument("--fuzz-calls", type=int, default=None,
+                       help="calls the differential fuzzer of Node's edges makes, spread over the tools, with "
+                            "--compare (default 200 quick, 5200 thorough; CI: 5200)")
     props.add_argument("-n", "--workers", default=None)
     props.add_argument("--timeout", type=float, default=30.0)
     props.add_argument("pytest_args", nargs="*")

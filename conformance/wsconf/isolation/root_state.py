@@ -13,7 +13,8 @@ the answer matches. An entry is one short string:
 The case's own folders in a file or a link target (its root, outside and home paths) are written
 as {{root}}, {{outside}}, {{home}} before hashing, so a file that records where it was written
 reads the same in every run. In a pinned state `*` stands for a part that differed between the
-upstream's runs, and a leading `?` for an entry that was there in some runs only.
+upstream's runs, a leading `?` for an entry that was there in some runs only, and a key beginning
+with `//` is a glob for a name made at random.
 
 Bounded: at most MAX_ENTRIES entries and MAX_BYTES bytes hashed per observation; past them the
 state holds TOO_MANY / the file's entry says its content was not read.
@@ -24,19 +25,24 @@ import fnmatch
 import hashlib
 import os
 import stat
+import time
 from pathlib import Path
 
 MAX_ENTRIES = 20_000
 MAX_BYTES = 256 * 1024 * 1024
 TOO_MANY = "..."   # the key standing for "more entries than MAX_ENTRIES"
+PATTERN = "//"     # a pinned key so begun is a glob (a random name), never a path
 UNREAD = "unread"  # a file's hash when the byte budget was spent
 
 
-def observe(root: Path, values: dict[str, str]) -> dict[str, str]:
-    """Relative path -> entry, for everything under root (root itself left out)."""
+def observe(root: Path, values: dict[str, str], known: dict | None = None) -> dict[str, str]:
+    """Relative path -> entry, for everything under root (root itself left out). known: a file's entry
+    from an earlier observation of this root, by (inode, size, mtime, ctime): a file whose ctime has
+    not moved holds the same bytes (every write sets it, and nothing can set it back)."""
     names = _replacements(values)
     state: dict[str, str] = {}
     budget = [MAX_BYTES]
+    known = {} if known is None else known
     top = str(root)
     for dirpath, dirnames, filenames in os.walk(top):
         dirnames.sort()  # in place: the walk descends in this order
@@ -45,7 +51,7 @@ def observe(root: Path, values: dict[str, str]) -> dict[str, str]:
             if len(state) >= MAX_ENTRIES:
                 state[TOO_MANY] = f"more than {MAX_ENTRIES} entries"
                 return state
-            state[os.path.relpath(path, top)] = _entry(path, names, budget)
+            state[os.path.relpath(path, top)] = _entry(path, names, budget, known)
         # os.walk lists a symlink to a folder among dirnames but does not descend into it
     return state
 
@@ -55,11 +61,14 @@ def _replacements(values: dict[str, str]) -> list[tuple[bytes, bytes]]:
     return sorted(pairs, key=lambda p: -len(p[0]))  # root before a folder that contains it
 
 
-def _entry(path: str, names, budget: list[int]) -> str:
+def _entry(path: str, names, budget: list[int], known: dict) -> str:
     try:
         st = os.lstat(path)
     except OSError:
         return "gone"  # removed while the walk ran (a background process)
+    key = (path, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    if stat.S_ISREG(st.st_mode) and key in known:
+        return known[key]
     if stat.S_ISLNK(st.st_mode):
         try:
             return "l:" + _named(os.fsencode(os.readlink(path)), names).decode("utf-8", "surrogateescape")
@@ -78,7 +87,10 @@ def _entry(path: str, names, budget: list[int]) -> str:
         return f"f:{st.st_size}:unreadable {exc.errno}"
     budget[0] -= len(data)
     data = _named(data, names)
-    return f"f:{len(data)}:{hashlib.sha256(data).hexdigest()[:16]}"
+    entry = f"f:{len(data)}:{hashlib.sha256(data).hexdigest()[:16]}"
+    if time.time_ns() - st.st_ctime_ns > 100_000_000:  # a write in the same (coarse) clock tick could follow unseen
+        known[key] = entry
+    return entry
 
 
 def _named(data: bytes, names) -> bytes:
@@ -124,16 +136,17 @@ def entry_matches(expected: str | None, actual: str | None) -> bool:
 def differences(expected: dict[str, str], actual: dict[str, str], dirs: bool = True) -> dict[str, tuple]:
     """path -> (expected entry or None, actual entry or None) where they do not match. dirs=False:
     folders are not compared (an implementation without empty_dirs has a folder only while
-    something is in it, which the files under it already say). A pinned path holding `*`
-    (`.mastra-mounts/mount-*#1`, a name made at random) stands for one actual path its glob matches."""
+    something is in it, which the files under it already say). A pinned path beginning with `//`
+    (`//.mastra-mounts/mount-*#1`, a name made at random) stands for one actual path its glob matches
+    (an observed path never begins with a slash)."""
     out = {}
-    patterns = sorted(p for p in expected if "*" in p)
-    exact = [p for p in expected if "*" not in p]
+    patterns = sorted(p for p in expected if p.startswith(PATTERN))
+    exact = [p for p in expected if not p.startswith(PATTERN)]
     unmatched = {p: e for p, e in actual.items() if p not in expected}
     for path in sorted(set(exact) | set(p for p in actual if p in expected)):
         _compare(out, path, expected.get(path), actual.get(path), dirs)
     for pattern in patterns:
-        glob = pattern.rsplit("#", 1)[0]
+        glob = pattern[len(PATTERN):].rsplit("#", 1)[0]
         fits = [p for p in sorted(unmatched) if p.count("/") == glob.count("/") and fnmatch.fnmatchcase(p, glob)]
         if not fits:
             _compare(out, pattern, expected[pattern], None, dirs)

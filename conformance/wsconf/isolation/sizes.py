@@ -38,7 +38,7 @@ def _not_kept() -> str:
     if _output_dir.get("path") is None:
         return "not kept: the run has no results file (--wsconf-results keeps whole results beside it)"
     return (f"not kept: the run kept {_output_dir['used']:,} bytes of whole results already, its cap "
-            f"(--wsconf-keep-outputs {_output_dir['cap']:,})")
+            f"(--keep-outputs {_output_dir['cap']:,})")
 
 
 def chunks(value):

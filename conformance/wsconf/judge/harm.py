@@ -27,7 +27,7 @@ import re
 
 from ..spec.placeholders import matches, substitute
 from ..spec.tool_names import family_of
-from .root_states import describe_entry
+from ..isolation.root_state import kind as entry_kind
 from .verdict import expected_string
 
 HARMS = ("escape", "data_loss", "false_success", "wrong_refusal", "wrong_acceptance", "fault", "leftover",
@@ -63,7 +63,11 @@ def classify(case, result) -> None:
     # case's `after` check (that says less, and not in every case)
     worst = min(result.divergences, key=lambda d: (RANK[d["harm"]], PREFERRED.get(d["kind"], len(PREFERRED))))
     result.harm = worst["harm"]
-    result.signature = f"{worst['harm']} | {_call(worst)} | {_shape(worst, records)}"
+    steps = {s["id"]: s for s in case.steps}
+    # what the root lost or lacks is one cause whichever call did it (the stale-write check missing
+    # in write_file, edit_file and writeFile alike): the group lists the tools
+    call = "any call" if worst["kind"] in ("state", "after") else _call(worst, steps)
+    result.signature = f"{worst['harm']} | {call} | {_shape(worst, records)}"
 
 
 def _record(d: dict, records: dict) -> dict | None:
@@ -172,9 +176,11 @@ _ABSTRACT = [
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z?"), "<time>"),
     (re.compile(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|`[^`\n]{0,200}`"), "<q>"),
     (re.compile(r"[\w.~@+-]*(?:/[\w.~@+-]*)+"), "<path>"),                        # a/b, /a, ./x
-    (re.compile(r"(?<![\w<])[\w~@+-]+\.[A-Za-z][A-Za-z0-9]{0,7}(?![\w>])"), "<path>"),  # a.txt
+    (re.compile(r"(?<![\w<.])\.?[\w~@+-]+\.[A-Za-z][A-Za-z0-9]{0,7}(?![\w>])"), "<path>"),  # a.txt
+    (re.compile(r"(?<![\w<.])\.[A-Za-z][\w-]*"), "<path>"),                        # .gitignore, .env
     (re.compile(r"\b[0-9a-f]{8,}\b"), "<hex>"),
     (re.compile(r"(?<![\w.])-?(?:[1-9]\d*|0\d+)(?:\.\d+)*(?![\w])"), "<n>"),  # a lone 0 stays: "0 bytes" tells
+    (re.compile(r"<path>(?:[ \\]*<path>)+"), "<path>"),  # a name with spaces, or a path after a path
     (re.compile(r"[ \t]+"), " "),
 ]
 
@@ -190,33 +196,61 @@ def abstract(text: str, limit: int = 90) -> str:
 
 
 def edit_shape(want: str, got: str) -> str:
-    """The first change that turns want into got, abstracted, with a word of context each side:
-    "(<n> [<n> -> 0] bytes)" for a size shown as 0, "[ -> Error:] File" for a prefix added."""
-    a, b = abstract(want, 10_000).split(), abstract(got, 10_000).split()
+    """What the implementation said instead, at the first change, abstracted, with the word after it:
+    "[… -> 0] bytes" for a size shown as 0, "[… -> Error:] File" for a prefix added. What it should
+    have said is the case's own, and the example of the group shows it."""
+    a, b = _words(abstract(want, 10_000)), _words(abstract(got, 10_000))
     fa, fb = [w.casefold() for w in a], [w.casefold() for w in b]
     if fa == fb:
         return "letter case differs" if a != b else "whitespace differs"
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, fa, fb, autojunk=False).get_opcodes():
         if op == "equal":
             continue
-        before = _context(a[i1 - 1]) if i1 > 0 else ""
         after = _context(a[i2]) if i2 < len(a) else ""
-        old, new = " ".join(a[i1:i2])[:50], " ".join(b[j1:j2])[:50]
-        return f"{before} [{old} -> {new}] {after}".strip()
+        new = _joined(b[j1:j2])[:50] if j2 > j1 else "nothing"
+        return f"[… -> {new}] {after}".strip()
     return "differs"
+
+
+_WORD = re.compile(r"<\w+>|->|\w+|[^\w\s]")
+
+
+def _words(text: str) -> list[str]:
+    """Words, abstracted names and single punctuation marks: "(<n> bytes)" is "(", "<n>", "bytes", ")"."""
+    return _WORD.findall(text)
+
+
+def _joined(words: list[str]) -> str:
+    """Words back into text: no space before a closing mark or after an opening one."""
+    text = re.sub(r" ([)\]}:,.;!?])", r"\1", " ".join(words))
+    return re.sub(r"([(\[{]) ", r"\1", text).strip()
 
 
 def _context(word: str) -> str:
     """A word beside a change, kept when it says what the change is about (a word of three letters
     or more, or an abstracted part); a name of the case's own ("a", ".env") is not."""
-    return word if "<" in word or re.fullmatch(r"[A-Za-z]{3,}\W?", word) else "…"
+    return word if "<" in word or re.fullmatch(r"[A-Za-z]{3,}|[^\w\s]", word) else "…"
 
 
-def _call(d: dict) -> str:
-    call = d["call"]
-    m = re.match(r"[^(]*\((.*)\)$", call)
-    inner = m.group(1) if m else call
-    return family_of(inner) if not inner.startswith(("fs.", "workspace.", "tool_info")) else inner
+STEP_KINDS = ("agent", "hook_log", "group", "wait", "host", "retool", "concurrent", "tool_info", "needs_approval")
+
+
+def _call(d: dict, steps: dict) -> str:
+    """What the difference came from: the tool's family, fs.<method>, workspace.<method>, the kind of
+    any other step (agent, hook_log, wait, ...), or open / close."""
+    step = steps.get(d["step"])
+    if step is None:  # open, close, or a fault named by the call in progress: "s1 (mastra_workspace_read_file)"
+        if d["call"] in ("open", "close"):
+            return d["call"]
+        step = steps.get(d["call"].split(" ", 1)[0])
+        if step is None:
+            return family_of(re.sub(r"^\S+ \((.*)\)$", r"\1", d["call"]))
+    if "tool" in step:
+        return family_of(step["tool"])
+    for key, label in (("fs", "fs.{}"), ("workspace", "workspace.{}")):
+        if key in step:
+            return label.format(step[key])
+    return next((k for k in STEP_KINDS if k in step), "tools")
 
 
 def _first_line_diff(want: str, got: str) -> tuple[str, str]:
@@ -232,8 +266,10 @@ def _first_line_diff(want: str, got: str) -> tuple[str, str]:
 def _shape(d: dict, records: dict) -> str:
     kind = d["kind"]
     if kind == "state":
-        s = d["state"]
-        return f"root: {s['what']} ({abstract(describe_entry(s['expected']))} -> {abstract(describe_entry(s['actual']))})"
+        s = d["state"]  # what happened to which kind of entry; sizes and hashes are the case's own
+        return f"root: {s['what']} {entry_kind(s['expected'] if s['what'] != 'stray' else s['actual'])}" + (
+            f" -> {entry_kind(s['actual'])}" if s["what"] == "wrong" and entry_kind(s["actual"]) != entry_kind(s["expected"])
+            else "")
     if kind == "after":  # "<file> holds other bytes afterwards", "<file> should exist as a file afterwards", ...
         head = d["text"].split("\n", 1)[0].split(" afterwards: ", 1)[-1]
         return "after: " + re.sub(r"^\S+ ", "<path> ", head)
@@ -252,8 +288,8 @@ def _shape(d: dict, records: dict) -> str:
         return f"error: {edit_shape(_head(expect['error']), _head(actual.get('message')))}" + (
             f" (code {expect.get('error_code')} -> {actual.get('code')})" if expect.get("error_code") != actual.get("code")
             and "error_code" in expect else "")
-    if got == "error":
-        return f"throws: {abstract(_head(actual.get('message')))}"
+    if got == "error":  # the first words name where it was thrown; the rest is the case's own
+        return f"throws: {_joined(_words(abstract(_head(actual.get('message')), 400))[:5])}"
     want_kind = next((k for k in ("text", "value", "media") if k in expect), None)
     if want_kind and got != want_kind:
         return f"answers {got} instead of {want_kind}"
@@ -268,7 +304,9 @@ def _shape(d: dict, records: dict) -> str:
             where = ".".join("[]" if isinstance(p, int) else str(p) for p in first) or "value"
             e, g = _at(expect["value"], first), _at(actual.get("value"), first)
             change = edit_shape(_plain(e), _plain(g))
-            return f"value at {where}: {change}" + (f" (+{len(paths) - 1} more)" if len(paths) > 1 else "")
+            if isinstance(e, (list, dict)) and isinstance(g, (list, dict)):
+                change = f"{type(e).__name__} of {_size(e)} -> {type(g).__name__} of {_size(g)}"
+            return f"value at {where}: {change}"
     for extra in ("chunks", "spans", "error_details", "model", "model_text"):
         if extra in expect:
             return f"{extra} differ"
@@ -286,6 +324,29 @@ def _at(value, path):
 
 def _plain(value) -> str:
     return value if isinstance(value, str) else json.dumps(value, default=str, sort_keys=True)[:300]
+
+
+def _size(value) -> str:
+    return "0 items" if not value else "<n> items"
+
+
+def coarse(signature: str) -> str:
+    """A group's signature with the call cut to its area (fs, workspace.skills) and the shape to its
+    kind and first word ("throws: copyFile", "value at [].name", "root: lost"): where a difference's
+    exact shape is its case's alone, the cases that differ the same way in the same area still come
+    together."""
+    harm, call, shape = (signature.split(" | ", 2) + ["", ""])[:3]
+    call = ".".join(call.split(".")[:2]) if call.startswith("workspace.") else call.split(".")[0]  # fs, workspace.skills
+    kind, _, rest = shape.partition(": ")
+    first = rest.split(" ", 1)[0] if kind in ("throws", "error", "root", "after", "answers text instead of an error") else ""
+    return f"{harm} | {call} | {kind}" + (f": {first}" if first else "")
+
+
+def anywhere(signature: str) -> str:
+    """A coarse signature at any call, a value's difference wherever in it: the same kind of
+    difference wherever it was met."""
+    harm, _, shape = (coarse(signature).split(" | ", 2) + ["", ""])[:3]
+    return f"{harm} | any call | {'value' if shape.startswith('value at') else shape}"
 
 
 def _head(text) -> str:

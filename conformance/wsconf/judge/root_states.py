@@ -45,7 +45,8 @@ class RootStates:
         self.pinned = case.states  # None: the case has no pinned states; only observed
         self.tree = tree
         self.dirs = "empty_dirs" in capabilities
-        self.actual = observe(tree.root, tree.values)  # the setup, as the harness laid it out
+        self._hashed: dict = {}  # file entries by inode, size, mtime and ctime: an unchanged file is not read again
+        self.actual = observe(tree.root, tree.values, self._hashed)  # the setup, as the harness laid it out
         self.expected = dict(self.actual)
         self.observed = {"setup": self.actual, "open": None, "steps": {}}
         self._known: dict[str, tuple] = {}  # differences already reported
@@ -53,7 +54,7 @@ class RootStates:
     def after(self, step_id: str | None) -> list[dict]:
         """Observe the root after opening (step_id None) or after a step; the new differences."""
         before_actual, before_expected = self.actual, self.expected
-        self.actual = observe(self.tree.root, self.tree.values)
+        self.actual = observe(self.tree.root, self.tree.values, self._hashed)
         change = delta(before_actual, self.actual)
         if step_id is None:
             self.observed["open"] = change

@@ -18,8 +18,9 @@ from ..spec.loader import Case
 from ..spec.placeholders import PATTERNS, TOKEN, captures, substitute
 from ..spec.versions import implementation_version, satisfies
 from .harm import classify
+from .options import unhonoured
 from .root_states import RootStates
-from .verdict import check_after, expected_string, judge
+from .verdict import check_after, expand_strings, expected_string, judge
 from .waits import run_wait
 
 PASSED, FAILED, UNSUPPORTED, ERROR = "passed", "failed", "unsupported", "error"
@@ -74,6 +75,10 @@ def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = 
     missing = sorted(set(case.needs) - capabilities - set(case.lenient))
     if missing:
         return CaseResult(case.id, UNSUPPORTED, f"{adapter.name} lacks: {', '.join(missing)}")
+    unmapped = unhonoured(case.workspace, getattr(adapter, "filesystem_options", None))
+    if unmapped:
+        return CaseResult(case.id, UNSUPPORTED, f"{adapter.name} cannot honour the filesystem option "
+                                                f"{', '.join(unmapped)}")
     implemented = adapter.tools if implemented is None else implemented
     lacking = [t for t in case.tools_called if implemented is not None and t not in implemented]
     if lacking:
@@ -356,9 +361,10 @@ def _run_step(case: Case, step: dict, session, tree: CaseTree, result: CaseResul
         return [("after", f"step {step['id']!r} afterwards: {problem}")] if problem else []
     if "concurrent" in step:
         return _run_concurrent(step, session, tree, result, judging)
-    # Args may use what earlier results matched ({{pid}} from a background start).
-    args = substitute(step.get("args", {} if "tool" in step or "needs_approval" in step else []),
-                      {**values, **tree.captured})
+    # Args may use what earlier results matched ({{pid}} from a background start), and generated
+    # content ({$string: [...]}).
+    args = expand_strings(substitute(step.get("args", {} if "tool" in step or "needs_approval" in step else []),
+                                     {**values, **tree.captured}))
     if "tool" in step:
         options = {k: v for k, v in (("writer", "chunks" in step["expect"] or None),
                                      ("agentContext", step.get("agent_context")),

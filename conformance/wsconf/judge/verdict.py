@@ -97,6 +97,19 @@ def expected_string(expected):
     return "".join(part if isinstance(part, str) else part["repeat"] * part["times"] for part in expected["$string"])
 
 
+def expand_strings(value):
+    """A step's args with each `{"$string": [...]}` made the string it stands for: a case can write a
+    megabyte of content through a tool or a filesystem method without spelling it out."""
+    whole = expected_string(value)
+    if whole is not None:
+        return whole
+    if isinstance(value, list):
+        return [expand_strings(v) for v in value]
+    if isinstance(value, dict):
+        return {k: expand_strings(v) for k, v in value.items()}
+    return value
+
+
 def value_matches(expected, actual, values) -> bool:
     whole = expected_string(expected)
     if whole is not None:

@@ -160,7 +160,10 @@ def _install(version: str, folder: Path) -> dict:
     started = time.monotonic()
     try:
         install = release_dir(version)
-    except AdapterUnavailable as exc:
+    except (AdapterUnavailable, OSError) as exc:
+        # OSError too (a bridge file vanishing while the sources are hashed): an installer thread
+        # that raised would leave the runners waiting out their 900 s deadline.
+        exc = exc if isinstance(exc, AdapterUnavailable) else f"{type(exc).__name__}: {exc}"
         (out / "install.log").write_text(str(exc) + "\n")
         return {"install": str(exc), "install_seconds": round(time.monotonic() - started, 1)}
     pins = json.loads((install / ".wsconf-pins.json").read_text())

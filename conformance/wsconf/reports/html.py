@@ -8,6 +8,7 @@ from collections import Counter
 
 from ..judge.harm import RANK
 from ..judge.render import describe, diff
+from ..results.records import by_tool, in_expect_terms
 from ..session.findings import as_json, summary_line
 from ..spec.loader import load_spec
 
@@ -15,6 +16,7 @@ STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em;max-width:1200px;color:#222}
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:right}
 th:first-child,td:first-child{text-align:left}.ok{background:#e6f4ea}.bad{background:#fde7e9}.x{background:#fff4d6}
+.na{background:#eef1f5;color:#678}
 pre{background:#f6f8fa;padding:.6em;overflow:auto;white-space:pre-wrap}details{margin:.4em 0}
 summary{cursor:pointer}.quote{color:#555;font-style:italic}.tag{font-size:12px;color:#666}
 """
@@ -23,7 +25,8 @@ summary{cursor:pointer}.quote{color:#555;font-style:italic}.tag{font-size:12px;c
 def _cell(c: Counter) -> str:
     total = sum(c.values()) - c["not_applicable"]
     bad = c["failed"] + c["error"] + c["xpass"]
-    cls = "bad" if bad else ("x" if c["xfail"] else "ok")
+    ran = total - c["unsupported"]
+    cls = "bad" if bad else ("x" if c["xfail"] else ("ok" if ran else "na"))  # nothing ran: nothing to be green about
     parts = [f"{c['passed']}/{total}"]
     if bad:
         parts.append(f"{bad} failed")
@@ -38,15 +41,17 @@ def _cell(c: Counter) -> str:
 
 def render(runs: list[tuple[str, list[dict]]]) -> str:
     spec = load_spec()
-    tools = sorted({r["tool"] for _, records in runs for r in records})
+    counts = [by_tool(records) for _, records in runs]  # a case counts under every tool it calls
+    tools = sorted({tool for per_run in counts for tool in per_run if tool != "all"})
     out = ["<!doctype html><meta charset=utf-8><title>wsconf conformance report</title>",
            f"<style>{STYLE}</style><h1>wsconf conformance report</h1>",
-           "<p>Each cell: passed / cases, then failures, expected failures (xfail) and unsupported cases.</p>",
+           "<p>Each cell: passed / cases, then failures, expected failures (xfail) and unsupported cases; a case "
+           "counts under every tool it calls.</p>",
            "<table><tr><th>tool</th>" + "".join(f"<th>{html.escape(label)}</th>" for label, _ in runs) + "</tr>"]
     for tool in tools + ["all"]:
         row = [f"<td>{html.escape(tool)}</td>"]
-        for _, records in runs:
-            row.append(_cell(Counter(r["outcome"] for r in records if tool == "all" or r["tool"] == tool)))
+        for per_run in counts:
+            row.append(_cell(per_run.get(tool, Counter())))
         out.append("<tr>" + "".join(row) + "</tr>")
     out.append("</table>")
     for label, records in runs:
@@ -83,7 +88,8 @@ def _case(record: dict, spec) -> str:
     if record.get("message"):
         body.append(f"<pre>{html.escape(record['message'])}</pre>")
     for step in record.get("steps", []):
-        expected, actual = step.get("expected"), step.get("actual")
+        expected = step.get("expected")
+        actual = in_expect_terms(expected, step.get("actual"))
         body.append(f"<p>step <code>{html.escape(step['call'])}</code> with "
                     f"<code>{html.escape(json.dumps(step.get('args'), ensure_ascii=False))}</code></p>")
         body.append(f"<p>expected</p><pre>{html.escape(describe(expected))}</pre>")

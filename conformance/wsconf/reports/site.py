@@ -8,6 +8,7 @@ import json
 from collections import Counter
 
 from ..judge.render import diff
+from ..results.records import by_tool, in_expect_terms
 from .html import STYLE
 
 SITE_STYLE = STYLE + """
@@ -67,7 +68,6 @@ def write_site(out_dir, matrix: dict, spec, not_run: list[str], changes_md: str 
     families = sorted({f for c in cases for f in c.families})
     written = []
     outcome = {(c.id, v): site_outcome(c, matrix[v].records.get(c.id), v) for c in cases for v in releases}
-    families_of = {c.id: c.families for c in cases}
 
     def write(rel: str, text: str):
         path = out / rel
@@ -84,11 +84,9 @@ def write_site(out_dir, matrix: dict, spec, not_run: list[str], changes_md: str 
                 "".join(f"<th>{_esc(f)}</th>" for f in families) + "<th>all</th></tr>")
     for version in releases:
         row = [f'<td><a href="#r{_esc(version)}">{_esc(version)}</a></td>']
+        per_tool = by_tool({"tool": c.tool, "tools": c.families, "outcome": outcome[c.id, version]} for c in cases)
         for family in families + ["all"]:
-            counts = Counter()
-            for case in cases:
-                if family == "all" or family in families_of[case.id]:
-                    counts[outcome[case.id, version]] += 1
+            counts = per_tool.get(family, Counter())
             applies = sum(n for o, n in counts.items() if o not in ("not_applicable", "absent", "unsupported"))
             bad = counts["failed"] + counts["error"] + counts["xpass"]
             cls = "bad" if bad else ("na" if not applies else "ok")
@@ -151,6 +149,7 @@ def write_site(out_dir, matrix: dict, spec, not_run: list[str], changes_md: str 
                 expected, actual = step.get("expected"), step.get("actual")
                 if expected is None or actual is None:
                     continue
+                actual = in_expect_terms(expected, actual)
                 body.append(f"<p>step <code>{_esc(step.get('call', step.get('id')))}</code>: diff (expected → actual)</p>"
                             f"<pre>{_esc(diff(expected, actual)[:6000])}</pre>")
             body.append("</details>")

@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from ..results.records import by_tool
 from ..results.records import load_results as read_results
 
 COLUMNS = ("passed", "failed", "xfail", "xpass", "unsupported", "not_applicable", "error")
@@ -72,11 +73,8 @@ CONFORMANCE_HEADER = ("| implementation | cases | passed | failed | expected fai
 
 
 def by_tool_table(records: list[dict]) -> str:
-    tools: dict[str, Counter] = {}
-    for r in records:
-        tools.setdefault(r["tool"], Counter())[r["outcome"]] += 1
+    """The outcomes by tool (results.records.by_tool: a case counts under every tool it calls)."""
     lines = ["| tool | cases | " + " | ".join(COLUMNS) + " |", "| --- | ---: |" + " ---: |" * len(COLUMNS)]
-    for tool in sorted(tools):
-        c = tools[tool]
+    for tool, c in by_tool(records).items():
         lines.append(f"| {tool} | {sum(c.values())} | " + " | ".join(str(c[k]) for k in COLUMNS) + " |")
     return "\n".join(lines)

@@ -10,7 +10,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..spec.versions import key
 
 MATCHES = "passed"  # the one raw outcome that means "behaves as the pinned expectation"
 
@@ -114,6 +113,24 @@ def is_results_file(text: str) -> bool:
     return text.endswith((".jsonl", ".json")) and Path(text).is_file()
 
 
+# -- "by tool": one definition for the run's summary, `wsconf report --by-tool`, the HTML report, the site
+
+def families(record: dict) -> list[str]:
+    """The tools a case counts under: every tool it calls (Case.families, which the run records as
+    `tools`), else its file's family. A case calling read_file and write_file counts under both."""
+    return list(record.get("tools") or [record["tool"]])
+
+
+def by_tool(records) -> dict[str, Counter]:
+    """Per tool, the outcomes of the cases that count under it (families); every case once in "all"."""
+    records = list(records)
+    counts: dict[str, Counter] = {}
+    for record in records:
+        for family in families(record):
+            counts.setdefault(family, Counter())[record["outcome"]] += 1
+    return dict(sorted(counts.items())) | {"all": Counter(record["outcome"] for record in records)}
+
+
 # -- comparable outputs ---------------------------------------------------------------------------
 
 # A case's folders sit in a run folder in TMPDIR (…/wsconf-run-X/wsconf-Y/root), wherever TMPDIR is.
@@ -152,6 +169,27 @@ def outputs(record: dict | None) -> list[dict]:
     if not record:
         return []
     return [{"step": s.get("id"), "actual": normalise(s.get("actual"))} for s in record.get("steps") or []]
+
+
+def in_expect_terms(expected, actual):
+    """A step's Result written in the words of its `expect` ({"kind": "error", "message", "code"} ->
+    {"error", "error_code"}), with only the keys the expectation checks, so a report can diff the two
+    line by line: what differs is what the verdict compared, not the names of the keys."""
+    if not (isinstance(expected, dict) and isinstance(actual, dict)) or actual.get("kind") not in RESULT_KINDS:
+        return actual
+    kind = actual["kind"]
+    out = {kind: actual.get("message") if kind == "error" else actual.get("value")}
+    for key, field in (("error_code", "code"), ("error_name", "name"), ("error_details", "details"),
+                       ("model", "model"), ("chunks", "chunks"), ("spans", "spans")):
+        if key in expected and (kind == "error" or not key.startswith("error")):
+            out[key] = actual.get(field)
+    if "model_text" in expected:
+        model = actual.get("model")
+        out["model_text"] = model.get("value") if isinstance(model, dict) else model
+    return out
+
+
+RESULT_KINDS = ("text", "error", "value", "media")
 
 
 def shown(value) -> str:

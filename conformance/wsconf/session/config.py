@@ -105,6 +105,15 @@ def _line_of(text: str, key: str, table: str | None) -> int:
     return 1
 
 
+def check_tools(config: Config, unknown: list[str], known: str) -> None:
+    """Refuse tools the spec has no case for (`unknown`), naming the file and the line of `tools`."""
+    if unknown:
+        text = config.path.read_text(encoding="utf-8")
+        table = "tool.wsconf" if config.path.name == "pyproject.toml" else None
+        raise ConfigError(config.path, _line_of(text, "tools", table), "tools",
+                          f"unknown tool(s) {', '.join(map(repr, unknown))}; the spec's tools are {known}")
+
+
 def load_config(path: Path) -> Config:
     raw = path.read_bytes()
     data = _parse(path, raw)

@@ -14,11 +14,12 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..judge.harm import RANK, TITLES
+from ..judge.harm import RANK, TITLES, anywhere, coarse
 from ..judge.render import describe
 
 NOT_PASSING = ("failed", "error", "xfail")
 SHOWN = 1200  # characters of expected and actual shown for a group's example
+SMALL = 3      # a group of fewer cases is widened (harm.coarse, then harm.anywhere)
 
 
 @dataclass
@@ -38,14 +39,21 @@ class Group:
 
 
 def groups(records: list[dict]) -> list[Group]:
-    """The not-passing records grouped and ranked (worst harm first, then the biggest group)."""
+    """The not-passing records grouped and ranked (worst harm first, then the biggest group): by their
+    signature where it recurs, else by its coarse form (harm.coarse), so a difference whose exact
+    shape is one case's own joins the others of its kind at the same call."""
+    failing = [r for r in records if r.get("outcome") in NOT_PASSING
+               and not r.get("fresh")]  # fresh cases: their own summary line
+    key = {id(r): r.get("signature") or f"wrong_output | {r.get('tool')} | (judged before harm classes)"
+           for r in failing}
+    exact = {id(r) for r in failing if RANK.get(r.get("harm"), 99) <= RANK["false_success"]}
+    for widen in (coarse, anywhere):  # a key few cases share is widened, a level at a time; never the
+        seen = Counter(key.values())  # three worst harms: their groups keep their exact titles
+        key = {i: widen(k) if seen[k] < SMALL and i not in exact else k for i, k in key.items()}
     found: dict[str, Group] = {}
-    for record in records:
-        if record.get("outcome") not in NOT_PASSING or record.get("fresh"):  # fresh cases: their own summary line
-            continue
-        signature = record.get("signature") or f"wrong_output | {record.get('tool')} | (judged before harm classes)"
-        harm = record.get("harm") or "wrong_output"
-        found.setdefault(signature, Group(signature, harm)).cases.append(record)
+    for record in failing:
+        k = key[id(record)]
+        found.setdefault(k, Group(k, record.get("harm") or "wrong_output")).cases.append(record)
     return sorted(found.values(), key=lambda g: (RANK.get(g.harm, len(RANK)), -len(g.cases), g.signature))
 
 

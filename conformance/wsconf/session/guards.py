@@ -30,9 +30,9 @@ def check_options(config) -> None:
     if problem:
         raise pytest.UsageError(f"--wsconf-adapter {adapter!r}: {problem}")
     if get("wsconf_hermetic") and get("wsconf_unconfined"):
-        raise pytest.UsageError("--wsconf-hermetic (confined, or no run) and --wsconf-unconfined contradict each other")
+        raise pytest.UsageError("--hermetic (confined, or no run) and --unconfined contradict each other")
     if get("wsconf_hermetic") and runs_in_process(adapter):
-        raise pytest.UsageError(f"--wsconf-hermetic confines a subprocess implementation; {adapter!r} runs inside "
+        raise pytest.UsageError(f"--hermetic confines a subprocess implementation; {adapter!r} runs inside "
                                 "the harness (use reference-protocol, mastra or cmd:...)")
     if get("wsconf_max_line") <= 0:
         raise pytest.UsageError("--wsconf-max-line must be above 0 bytes")

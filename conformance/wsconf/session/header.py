@@ -22,6 +22,7 @@ def describe_run(adapter, adapter_spec: str, implemented: frozenset[str] | None,
         "tools": None if implemented is None else sorted(family_of(t) for t in implemented),
         "tools_source": tools_source,
         "dependencies": dict(sorted(adapter.dependencies.items())),
+        "filesystem_options": _options(getattr(adapter, "filesystem_options", None)),
         "expectations": str(expectations_file) if expectations_file else None,
         "expectations_count": expectations_count,
         "spec": str(spec_root),
@@ -30,16 +31,26 @@ def describe_run(adapter, adapter_spec: str, implemented: frozenset[str] | None,
     }
 
 
+def _options(declared: dict | None) -> list[str] | None:
+    """The LocalFilesystem options the implementation honours, as `name` or `name (values)`."""
+    if declared is None:
+        return None
+    return [k if v is True else f"{k} ({', '.join(str(x).lower() if isinstance(x, bool) else str(x) for x in v)})"
+            for k, v in sorted(declared.items())]
+
+
 def header_lines(run: dict, selected: int | None = None) -> list[str]:
     tools = "all (none declared)" if run["tools"] is None else f"{', '.join(run['tools'])} ({run['tools_source']})"
     deps = ", ".join(f"{k} {v}" for k, v in run["dependencies"].items()) or "(none reported)"
     expectations = (f"{run['expectations']} ({run['expectations_count']} entries)" if run["expectations"]
-                    else "none (every failure counts)")
+                    else f"none: {run.get('expectations_missing') or 'no file'} (every failure counts)")
     lines = [
         f"implementation: {run['implementation']} {run['version']}  (adapter {run['adapter']}, protocol {run['protocol']})",
         f"capabilities:   {', '.join(run['capabilities']) or '(none)'}",
         f"tools:          {tools}",
         f"dependencies:   {deps}",
+        *([f"fs options:     {', '.join(run['filesystem_options']) or '(none)'} (any other is unsupported)"]
+          if run.get("filesystem_options") is not None else []),
         f"expectations:   {expectations}",
         f"spec:           {run['spec']} (pins {run['spec_pins']}; wsconf {run['wsconf']})",
     ]

@@ -13,7 +13,7 @@ import re
 import secrets
 import signal
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -24,18 +24,20 @@ from ..adapters.subprocess import DEFAULT_MAX_LINE
 from ..isolation import reaper, sizes, watch
 from ..judge.render import for_terminal, visible
 from ..judge.harm import record_fields as findings_fields
-from ..judge.runner import ERROR, FAILED, NOT_APPLICABLE, PASSED, UNSUPPORTED, run_case
+from ..judge.runner import ERROR, NOT_APPLICABLE, PASSED, UNSUPPORTED, run_case
 from ..results.journal import Journal
+from ..spec.capability_aliases import expand
 from ..spec.digest import spec_digest
 from ..spec.loader import load_spec
-from ..spec.tool_names import tool_id
+from ..spec.tool_names import family_of, spec_tools, tool_id, unknown_tools
+from ..spec.versions import implementation_version
 from . import confinement, expectations, fresh
 from .findings import terminal_lines
 from .guards import check_options, positive_seconds
 from .header import describe_run, header_lines
 from .nothing_tested import nothing_tested
+from .summary import XFAIL, XPASS, summary_lines
 
-XFAIL, XPASS = "xfail", "xpass"
 KEEP_CAP = 512 * 1024 * 1024
 
 
@@ -63,6 +65,8 @@ def pytest_addoption(parser):
                          "any other are unsupported (default: what its hello declares, else all)")
     group.addoption("--wsconf-max-line", type=size, default=DEFAULT_MAX_LINE,
                     help="largest response line an implementation may send, e.g. 64MB (the default): a longer one is a fault")
+    group.addoption("--wsconf-all-tools", action="store_true",
+                    help="the summary shows every tool, not only the implementation's own")
     group.addoption("--wsconf-hermetic", action="store_true",
                     help="refuse to run unless the implementation can be confined (it is by default, where bwrap "
                          "and the kernel allow)")
@@ -85,7 +89,7 @@ def read_ids(path, spec) -> frozenset[str]:
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except OSError as exc:
-        raise pytest.UsageError(f"--wsconf-ids {path}: {exc.strerror}") from None
+        raise pytest.UsageError(f"--ids {path}: {exc.strerror}") from None
     wanted = set()
     for number, line in enumerate(lines, 1):
         case_id = line.strip()
@@ -154,25 +158,36 @@ class WsconfState:
         if self.config.getoption("wsconf_no_expectations"):
             return None
         return expectations.resolve(self.adapter.name, self.config.getoption("wsconf_expectations"),
-                                    self.adapter.version)
+                                    self.adapter.version, implementation_version(self.adapter))
 
     def expected_failures(self) -> dict[str, str]:
         if self.config.getoption("wsconf_no_expectations"):
             return {}
         if self._expected is None:  # read once per process, not once per case
             self._expected = expectations.load(self.adapter.name, self.config.getoption("wsconf_expectations"),
-                                               self.adapter.version)
+                                               self.adapter.version, implementation_version(self.adapter))
         return self._expected
 
     def describe(self, spec_root: Path) -> dict:
         if not self.config.getoption("wsconf_no_expectations"):  # read before the implementation runs
             self.fresh_expected = expectations.fresh_differences(
-                self.adapter.name, self.config.getoption("wsconf_expectations"), self.adapter.version)
+                self.adapter.name, self.config.getoption("wsconf_expectations"), self.adapter.version,
+                implementation_version(self.adapter))
         implemented, source = self.implemented()
         return {**describe_run(self.adapter, self.config.getoption("wsconf_adapter"), implemented, source,
                                self.expectations_file(), len(self.expected_failures()), spec_root),
+                "expectations_missing": self.expectations_missing(),
                 "confinement": confinement.describe(self.adapter), "spec_sha256": spec_digest(spec_root),
                 "fresh_seed": self.config.stash.get(SEED, None)}
+
+    def expectations_missing(self) -> str | None:
+        """Why no expectations file is in force: the file looked for is named after hello's name."""
+        if self.config.getoption("wsconf_no_expectations"):
+            return "--no-expectations"
+        if self.expectations_file() is not None:
+            return None
+        looked_for = expectations.path_for(self.adapter.name, self.config.getoption("wsconf_expectations"))
+        return f"no {looked_for} (named after the implementation's name in hello, {self.adapter.name!r})"
 
     def close(self):
         """Stop the implementation (once); what it said of itself stays for the summary."""
@@ -193,7 +208,7 @@ def start_adapter(config):
     try:
         confined = confinement.for_run(config, _spec_roots_in_args(config))
         if confinement.mode(config) == "required" and not confined.confined:
-            return None, f"cannot confine adapter {name!r} (--wsconf-hermetic): {confined.reason}"
+            return None, f"cannot confine adapter {name!r} (--hermetic): {confined.reason}"
         return load_adapter(name, config.getoption("wsconf_timeout"), max_line=config.getoption("wsconf_max_line"),
                             confinement=confined), None
     except (AdapterFault, ValueError, ImportError, AttributeError) as exc:
@@ -314,11 +329,11 @@ def pytest_sessionstart(session):
             print(detail, file=sys.stderr)
         pytest.exit("wsconf: the implementation cannot start (the reason is above)", returncode=3)
     implemented, _ = state.implemented()
-    known = {t for case in state.load(roots[0]).cases for t in case.tools_called}
-    unknown = sorted(set(implemented or ()) - known)
+    spec = state.load(roots[0])
+    unknown = sorted(unknown_tools(implemented or (), spec))
     if unknown:  # a typo would quietly make every case of that tool unsupported
         raise pytest.UsageError(f"wsconf: unknown tool(s) {', '.join(unknown)} in the implemented tools; "
-                                f"the spec's tools are {', '.join(sorted(known))}")
+                                f"the spec's tools are {', '.join(spec_tools(spec))}")
     config.stash[RUN] = run
     if _journal:
         _journal.header(run)
@@ -479,7 +494,7 @@ class CaseItem(pytest.Item):
             self._record(NOT_APPLICABLE, result.message, [], 0.0)
             pytest.skip(for_terminal(result.message))
         if outcome == UNSUPPORTED:
-            self._record(UNSUPPORTED, result.message, result.steps, result.duration)
+            self._record(UNSUPPORTED, result.message, result.steps, result.duration, missing=self._missing(adapter, state))
             pytest.skip(for_terminal(f"unsupported: {result.message}"))
         if reason is not None:
             if outcome == PASSED:
@@ -493,7 +508,13 @@ class CaseItem(pytest.Item):
         if outcome != PASSED:
             raise CaseFailure(result.message)
 
-    def _record(self, outcome, message, steps, duration=0.0, detail="", result=None):
+    def _missing(self, adapter, state) -> dict:
+        """What the implementation lacks for this case: capabilities it needs, tools it calls."""
+        implemented = state.implemented()[0]
+        return {"capabilities": sorted(set(self.case.needs) - expand(adapter.capabilities) - set(self.case.lenient)),
+                "tools": [family_of(t) for t in self.case.tools_called if implemented is not None and t not in implemented]}
+
+    def _record(self, outcome, message, steps, duration=0.0, detail="", missing=None, result=None):
         adapter = self.config.stash[STATE]._adapter
         record = {"id": self.case.id, "tool": self.case.tool, "tools": list(self.case.families),
                   "claims": self.case.claims,
@@ -502,10 +523,16 @@ class CaseItem(pytest.Item):
                   "steps": steps}
         if result is not None:
             record.update(findings_fields(result))
+        if missing is not None:
+            record["missing"] = missing
         # ASCII escapes: results may hold lone surrogates, which cannot cross to xdist workers raw
         self.user_properties.append(("wsconf", json.dumps(record, default=str)))
 
     def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, pytest.xfail.Exception):
+            # pytest reports an xfail by its reason; the traceback super() would build (half a second
+            # per case: it reads the source of every frame) is never shown.
+            return str(excinfo.value)
         if isinstance(excinfo.value, CaseFailure):
             claims = ", ".join(self.case.claims)
             # A lone surrogate (half an emoji) cannot be encoded for the terminal or an xdist worker.
@@ -550,8 +577,8 @@ class FreshItem(CaseItem):
             pytest.xfail(for_terminal(f"a fresh input answered otherwise than the reference (judged per tool in "
                                       f"the summary): {result.message.splitlines()[0] if result.message else ''}"))
 
-    def _record(self, outcome, message, steps, duration=0.0, detail="", result=None):
-        super()._record(outcome, message, steps, duration, detail, result)
+    def _record(self, outcome, message, steps, duration=0.0, detail="", missing=None, result=None):
+        super()._record(outcome, message, steps, duration, detail, missing=missing, result=result)
         key, value = self.user_properties.pop()
         record = json.loads(value)
         record.update(fresh=True, seed=self.config.stash[SEED], case=self.case.raw)
@@ -618,10 +645,11 @@ def pytest_sessionfinish(session, exitstatus):
         return
     if not _spec_roots_in_args(config):
         return
-    stale = _stale_expectations(session)  # from what it said of itself at hello: it is not started again
-    if stale:
-        config.stash[STALE] = stale
-    reasons = [f"{len(stale)} stale expectation(s)"] if stale else []
+    # from what it said of itself at hello: it is not started again
+    problems = _expectation_problems(session)
+    if problems:
+        config.stash[STALE] = problems
+    reasons = list(problems)
     fixed_records = [r for r in _results if not r.get("fresh")]
     empty = nothing_tested(fixed_records, config.stash.get(RUN, None))
     if empty:
@@ -669,44 +697,40 @@ def _finish_journal(config) -> None:
         print(f"wsconf: {said}", file=sys.stderr)
 
 
-def _stale_expectations(session) -> list[str]:
-    """Entries in the expectations file naming cases that no longer exist."""
+def _expectation_problems(session) -> list[str]:
+    """What makes the expectations file untrue: entries naming cases that no longer exist, and reasons
+    still the draft's REVIEW: placeholder (a run must not go green on reasons nobody wrote)."""
     state = session.config.stash[STATE]
     if state.spec is None or state._adapter is None or session.config.getoption("wsconf_no_expectations"):
         return []
+    listed = state.expected_failures()
     known = {c.id for c in state.spec.cases}
-    return sorted(set(state.expected_failures()) - known)
+    where = state.expectations_file()
+    return ([f"stale expectation: {case_id} is listed but no such case exists" for case_id in sorted(set(listed) - known)]
+            + [f"unreviewed expectation: {case_id} in {where}: its reason is still a draft ({listed[case_id]!r}); "
+               "write what the implementation does and why" for case_id in expectations.unreviewed(listed)])
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if hasattr(config, "workerinput") or not _results:
         return
-    by_tool: dict[str, Counter] = defaultdict(Counter)
-    fixed_records = [r for r in _results if not r.get("fresh")]
-    for record in fixed_records:  # a case counts under every tool it calls
-        for family in record.get("tools") or [record["tool"]]:
-            by_tool[family][record["outcome"]] += 1
-    cols = [PASSED, FAILED, XFAIL, XPASS, UNSUPPORTED, NOT_APPLICABLE, ERROR]
     tr = terminalreporter
     tr.section("wsconf summary")
-    tr.write_line(f"{'tool':<22}{'cases':>7}" + "".join(f"{c.replace('_', ' '):>15}" for c in cols))
-    total = Counter(record["outcome"] for record in fixed_records)
-    for tool in sorted(by_tool):
-        counts = by_tool[tool]
-        tr.write_line(f"{tool:<22}{sum(counts.values()):>7}" + "".join(f"{counts[c]:>15}" for c in cols))
-    tr.write_line(f"{'all':<22}{sum(total.values()):>7}" + "".join(f"{total[c]:>15}" for c in cols))
+    implemented = config.stash[RUN].get("tools") if RUN in config.stash else None
+    fixed_records = [r for r in _results if not r.get("fresh")]
+    for line in summary_lines(fixed_records, implemented, config.getoption("wsconf_all_tools")):
+        tr.write_line(line)
     _write_fresh(tr, config)
-    stale = config.stash.get(STALE, [])
-    for case_id in stale:
-        tr.write_line(f"stale expectation: {case_id} is listed but no such case exists", red=True)
+    problems = config.stash.get(STALE, [])
+    for problem in problems:
+        tr.write_line(for_terminal(problem), red=True)
     for reason in config.stash.get(FAILS, []):
-        if not reason.endswith("stale expectation(s)"):
+        if reason not in problems:
             tr.write_line(for_terminal(f"the run fails: {reason}"), red=True)
     lenient = Counter(c for record in _results for c in record.get("refusals_only") or [])
     for capability, count in sorted(lenient.items()):
         tr.write_line(f"{count} case(s) ran without {capability}: each step expecting a thrown error was judged "
                       "as a refusal only (it throws; the root as the upstream left it)")
-    _write_unreviewed(tr, config)
     _write_findings(tr, config)
 
 
@@ -717,21 +741,6 @@ def _write_fresh(tr, config) -> None:
         tr.write_line(f"fresh inputs (generated for this run, seed {config.stash.get(SEED, None)}; expected: the reference's answers):")
         for _, line, fails in lines:
             tr.write_line(for_terminal("  " + line), red=fails)
-
-
-def _write_unreviewed(tr, config) -> None:
-    """Every expected failure whose reason is still a draft (REVIEW...), so a green run cannot hide them."""
-    state = config.stash[STATE]
-    if state._adapter is None or config.getoption("wsconf_no_expectations"):
-        return
-    drafts = expectations.unreviewed(state.expected_failures())
-    if drafts:
-        tr.write_line(f"{len(drafts)} expected failure(s) with an unreviewed reason (REVIEW...) in "
-                      f"{state.expectations_file()}: replace each with the real reason:", yellow=True)
-        for case_id in drafts[:20]:
-            tr.write_line(for_terminal(f"  {case_id}: {state.expected_failures()[case_id]}"), yellow=True)
-        if len(drafts) > 20:
-            tr.write_line(f"  ... and {len(drafts) - 20} more", yellow=True)
 
 
 def _write_findings(tr, config) -> None:

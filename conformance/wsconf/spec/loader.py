@@ -14,6 +14,7 @@ from pathlib import Path
 import yaml
 
 from .cache import cached_load
+from .ops import CORE_OPS, FILE_CAPABILITIES, ops_beyond_core
 from .placeholders import unknown_placeholders
 from .states import load_states, states_file
 from .resources import data_path
@@ -274,6 +275,11 @@ def _check_case(raw: dict, claims, capabilities, seen, rel, former=None) -> list
         elif need in former:
             problems.append((("needs", j), f"{need!r} is a former capability: name which of "
                                             f"{', '.join(former[need])} the case needs"))
+    beyond = ops_beyond_core(raw) if set(raw.get("needs", [])) <= set(FILE_CAPABILITIES) else []
+    if beyond:
+        problems.append((("needs",), f"a case needing only file capabilities uses only the ops {', '.join(CORE_OPS)}; "
+                                     f"its steps use {', '.join(beyond)}: add the capability that brings "
+                                     f"{'them' if len(beyond) > 1 else 'it'} (spec/first-port.md)"))
     if (raw.get("setup") or {}).get("symlinks") and "symlinks" not in raw.get("needs", []):
         problems.append((("setup", "symlinks"), "setup.symlinks needs the capability symlinks (a provider without "
                                                  "links cannot make them)"))

@@ -17,6 +17,7 @@ _CHECKOUT_PATHS = {
     "fixtures/repo": _CHECKOUT / "fixtures" / "repo",
     "expectations": _CHECKOUT / "conformance" / "expectations",
     "mastra-bridge": _CHECKOUT / "tools" / "mastra-bridge",
+    "examples": _CHECKOUT / "examples",
 }
 
 
@@ -26,7 +27,7 @@ def in_checkout() -> bool:
 
 
 def data_path(name: str) -> Path:
-    """The folder holding `name` (spec, fixtures/repo, expectations, mastra-bridge)."""
+    """The folder holding `name` (spec, fixtures/repo, expectations, mastra-bridge, examples)."""
     if name not in _CHECKOUT_PATHS:
         raise KeyError(name)
     if in_checkout():

@@ -14,3 +14,15 @@ def tool_id(name: str) -> str:
 def family_of(tool_id: str) -> str:
     """mastra_workspace_read_file -> read_file (the name `--tool` and the summary use)."""
     return tool_id.removeprefix(TOOL_PREFIX)
+
+
+def spec_tools(spec) -> list[str]:
+    """The tools the spec's cases call, by family."""
+    return sorted({family_of(t) for case in spec.cases for t in case.tools_called})
+
+
+def unknown_tools(names, spec) -> list[str]:
+    """The names (ids or short names) of tools no case of the spec calls: a typo in a port's list of
+    tools would quietly make every case of that tool unsupported."""
+    known = spec_tools(spec)
+    return [name for name in names if family_of(tool_id(name)) not in known]

@@ -16,7 +16,8 @@ import { recordingSpan } from './tracing.mjs';
 import { advanceClock, resetClock } from './clock.mjs';
 import { processOp } from './process-handles.mjs';
 import { upload, clear } from './mirror.mjs';
-import { provider } from './provider.mjs';
+import { provider, refuseUnhonoured } from './provider.mjs';
+import { aliasesOf, exposedName, withToolNames } from './tool-names.mjs';
 import { Fault, isPlainObject, needString, toWire, fromWire, errorResult, errorDetails, valueResult } from './wire.mjs';
 
 // Extension (capability error_details): an error Result with `details` when the request asks.
@@ -78,9 +79,13 @@ export function getSession(params) {
 }
 
 async function buildTools(session) {
+  const config = session.workspace.getToolsConfig?.();
   const requestContext = new RequestContext(Object.entries(session.requestContext ?? {}));
   const tools = await createWorkspaceTools(session.workspace, { requestContext, workspace: session.workspace },
     session.toolOptions);
+  // With Mastra Code's names, the names this tool set has: kept until a build succeeds (a later
+  // setToolsConfig does not rename the tools in use, nor does a rebuild that threw).
+  session.toolAliases = aliasesOf(config);
   // With skills configured, the agent adds the skill tools (skill, skill_search, skill_read) next to them.
   const skills = session.workspace.skills;
   return skills ? { ...tools, ...createSkillTools(skills) } : tools;
@@ -126,23 +131,7 @@ async function openWorkspace(params) {
     toolOptions: isPlainObject(ws.toolOptions) ? ws.toolOptions : undefined,
   };
   try {
-    let filesystem;
-    if (ws.filesystem === null) {
-      filesystem = undefined;
-    } else if (isHostFunction(ws.filesystem)) {
-      filesystem = hostFunction(ws.filesystem, pending, 'filesystem'); // a resolver
-    } else {
-      const fsOpts = ws.filesystem ?? {};
-      if (!isPlainObject(fsOpts)) throw new Fault('workspace.filesystem must be an object or null');
-      // The selected provider's filesystem on root; an object store's comes with root's mirror.
-      ({ filesystem, mirror: pending.mirror } = provider.filesystem({ root, options: fsOpts, session: pending }));
-    }
-    // Capability native_fs: the optional walk()/grep() methods (lib/native-fs.mjs).
-    if (ws.native !== undefined) {
-      if (!filesystem) throw new Fault('workspace.native needs a filesystem');
-      withNative(filesystem, ws.native, pending);
-    }
-
+    // The sandbox first: a provider built over a sandbox (providers/sandboxfs.mjs) shares the case's.
     let sandbox;
     if (isHostFunction(ws.sandbox)) {
       sandbox = hostFunction(ws.sandbox, pending, 'sandbox'); // a resolver
@@ -157,6 +146,27 @@ async function openWorkspace(params) {
         pending.foregroundOnly = { sandbox, processes: sandbox.processes };
         sandbox.processes = undefined;
       }
+    }
+
+    let filesystem;
+    if (ws.filesystem === null) {
+      filesystem = undefined;
+    } else if (isHostFunction(ws.filesystem)) {
+      filesystem = hostFunction(ws.filesystem, pending, 'filesystem'); // a resolver
+    } else {
+      const fsOpts = ws.filesystem ?? {};
+      if (!isPlainObject(fsOpts)) throw new Fault('workspace.filesystem must be an object or null');
+      refuseUnhonoured(fsOpts);
+      // The selected provider's filesystem on root (lib/provider.mjs): an object store's comes with
+      // root's mirror, a provider's own resources with `close`.
+      ({ filesystem, mirror: pending.mirror, close: pending.providerClose } = provider.filesystem({
+        root, options: fsOpts, session: pending, sandbox: sandbox instanceof LocalSandbox ? sandbox : undefined,
+      }));
+    }
+    // Capability native_fs: the optional walk()/grep() methods (lib/native-fs.mjs).
+    if (ws.native !== undefined) {
+      if (!filesystem) throw new Fault('workspace.native needs a filesystem');
+      withNative(filesystem, ws.native, pending);
     }
 
     // Capability sandbox_mounts: `mounts` {mountPath: LocalFilesystem options} and the onMount hook.
@@ -182,7 +192,9 @@ async function openWorkspace(params) {
     if (mounts) config.mounts = mounts;
     if (ws.onMount !== undefined) config.onMount = hostFunction(ws.onMount, pending, 'onMount');
     if (sandbox) config.sandbox = sandbox;
-    if (ws.tools) config.tools = withHostFunctions(ws.tools, pending);
+    // The case's tools block, with Mastra Code's names under it when they are in force (lib/tool-names.mjs).
+    const toolsConfig = withToolNames(ws.tools ?? undefined);
+    if (toolsConfig) config.tools = withHostFunctions(toolsConfig, pending);
     if (typeof ws.id === 'string') config.id = ws.id;
     if (typeof ws.name === 'string') config.name = ws.name;
     // Search, skills and timeout options (spec/protocol.md `open`), as given; stopwords as a Set.
@@ -235,6 +247,7 @@ async function openWorkspace(params) {
     // every call of the session (until a `retool`).
     tools = await buildTools(pending);
   } catch (err) {
+    await pending.providerClose?.().catch(e => log('closing the provider after a failed open:', e?.stack ?? e));
     if (err instanceof Fault) throw err;
     return { error: errorResult(err) };
   }
@@ -279,7 +292,7 @@ export async function opTools(params) {
 
 export async function opCall(params) {
   const session = getSession(params);
-  const toolName = needString(params, 'tool');
+  const toolName = exposedName(session.tools, session.toolAliases, needString(params, 'tool'));
   const tool = session.tools[toolName];
   if (!tool) throw new Fault(`no tool ${toolName} in session ${session.id} (has: ${Object.keys(session.tools).join(', ')})`);
   if (typeof tool.execute !== 'function') throw new Fault(`tool ${toolName} has no execute`);
@@ -354,7 +367,7 @@ export async function opCall(params) {
 // function) evaluated on these args: true/false, or null when the tool has none.
 export async function opNeedsApproval(params) {
   const session = getSession(params);
-  const toolName = needString(params, 'tool');
+  const toolName = exposedName(session.tools, session.toolAliases, needString(params, 'tool'));
   const tool = session.tools[toolName];
   if (!tool) throw new Fault(`no tool ${toolName} in session ${session.id}`);
   if (typeof tool.needsApprovalFn !== 'function') return { kind: 'value', value: null, model: null };
@@ -383,7 +396,8 @@ export async function opFs(params) {
   const fs = session.workspace.filesystem;
   if (!fs) throw new Fault(`session ${session.id} has no filesystem`);
   const fn = fs[method];
-  if (typeof fn !== 'function') throw new Fault(`the filesystem has no method ${method}`);
+  // A method the provider lacks (an optional one: realpath) is what a caller meets: a TypeError.
+  if (typeof fn !== 'function') return failure(new TypeError(`filesystem.${method} is not a function`), params);
   const args = params.args === undefined ? [] : params.args;
   if (!Array.isArray(args)) throw new Fault('params.args must be a list');
   setHome(session);
@@ -533,6 +547,7 @@ async function destroyProviders(session) {
     await sandbox.destroy().catch(() => {});
   }
   if (session.mirror) await clear(session.mirror);
+  await session.providerClose?.();  // what the provider made for the session (a private sandbox)
 }
 
 export async function opClose(params) {

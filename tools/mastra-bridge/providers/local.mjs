@@ -10,7 +10,7 @@ import { withHostFunctions } from '../lib/host-functions.mjs';
 export const implementation = '@mastra/core';
 export const version = CORE_VERSION;
 
-function bwrapInstalled() {
+export function bwrapInstalled() {
   const dirs = (process.env.PATH ?? '').split(':').filter(Boolean);
   return process.platform === 'linux' && dirs.some(dir => existsSync(`${dir}/bwrap`));
 }
