@@ -441,3 +441,13 @@ def test_a_hello_whose_runtime_dir_is_not_a_string_is_refused_by_name(tmp_path):
                     "sys.stdin.read()\n")
     with pytest.raises(AdapterUnavailable, match=r"hello: `runtimeDir` must be a string \(a folder\), got the number 5"):
         SubprocessAdapter([sys.executable, str(port)], timeout=10)
+
+
+@pytest.mark.parametrize("options, said", [("all", "the string 'all'"), ({"readOnly": "yes"}, "an object with 'readOnly'"),
+                                           ([True], "a list of 1")])
+def test_a_hello_whose_filesystem_options_have_the_wrong_shape_is_refused_by_name(options, said):
+    from wsconf.adapters.answers import hello_problem
+    hello = {"protocol": 1, "implementation": "p", "version": "1", "capabilities": [], "filesystemOptions": options}
+    assert hello_problem(hello) == ("hello: `filesystemOptions` must be an object of option: true or a list of values, "
+                                    f"got {said}")
+    assert hello_problem({**hello, "filesystemOptions": {"readOnly": True, "contained": [True, False]}}) is None

@@ -55,6 +55,7 @@ class Run:
         self.spec, self.tmp = mini_spec, tmp_path
         self.results, self.junit = tmp_path / "r.jsonl", tmp_path / "r.xml"
         self.mark = f"wsconf-fake-{uuid.uuid4().hex[:12]}"  # short: a command line is shown cut at 120
+        self.confined = False  # until it runs
         (tmp_path / "tmp").mkdir(exist_ok=True)
 
     def __call__(self, fake: str, *args: str, confined=True, extra=(), timeout=300, python=sys.executable):
@@ -62,6 +63,7 @@ class Run:
         argv = [python, "-m", "pytest", str(self.spec / "cases"), "-q", "-p", "no:cacheprovider",
                 "--wsconf-adapter", adapter, "--wsconf-results", str(self.results), "--junitxml", str(self.junit),
                 "--wsconf-fresh", "0", *([] if confined else ["--wsconf-unconfined"]), *extra]
+        self.confined = confined
         env = {**os.environ, "TMPDIR": str(self.tmp / "tmp"), "WSCONF_FAKE_MARK": self.mark}
         proc = subprocess.run(argv, capture_output=True, text=True, cwd=REPO, timeout=timeout, env=env)
         self.code, self.output = proc.returncode, proc.stdout + proc.stderr
@@ -71,6 +73,14 @@ class Run:
         """(id, outcome, message) of every case, from a results file the harness vouches for."""
         results = load_results(self.results, require_end=True)
         return [(r["id"], r["outcome"], r["message"]) for r in results.records.values()]
+
+    def ended(self) -> bool:
+        """Did the run write its results' end line (a run that could not start writes none)?"""
+        try:
+            self.end()
+        except (OSError, ResultsError):
+            return False
+        return True
 
     def end(self) -> dict:
         return load_results(self.results, require_end=True).end
@@ -94,10 +104,14 @@ class Run:
 
 @pytest.fixture
 def run(tmp_path, mini_spec):
-    """A run against a fake; afterwards, nothing the fake started may still run."""
+    """A run against a fake; afterwards, nothing the fake started may still run, and a confined one
+    changed nothing the run watches outside its case folders (the spec, the expectations, the top
+    of site-packages and of /etc)."""
     fake_run = Run(tmp_path, mini_spec)
     yield fake_run
     assert fake_run.nothing_left() == []
+    if fake_run.confined and fake_run.ended():
+        assert [r for r in fake_run.end()["failed_because"] if r.startswith("changed outside")] == []
 
 
 def around(outcome: str, message: str):
