@@ -29,9 +29,11 @@ def test_one_mutant_killed_one_survives(mini_spec, tmp_path):
     call = next(i for i, t in enumerate(source, 1) if t.strip().startswith("fs.mkdir(path, recursive="))
     ret = next(i for i, t in enumerate(source, 1) if t.strip() == 'return f"Created directory {path}"')
     results, report, verdicts = tmp_path / "results", tmp_path / "MUTATION.md", tmp_path / "verdicts.yaml"
+    survivors = tmp_path / "SURVIVORS.md"
     verdicts.write_text("verdicts:\n")
     cmd = [sys.executable, "-m", "tools.mutation", "--module", "wsref/tools/mkdir.py", "--lines", f"{call},{ret}",
-           "--spec", str(mini_spec), "--results-dir", str(results), "--report", str(report),
+           "--spec", str(mini_spec), "--results-dir", str(results), "--report", str(report), "--survivors", str(survivors),
+           "--record", str(tmp_path / "recorded.json"),
            "--verdicts", str(verdicts)] + ([] if shutil.which("bwrap") else ["--no-sandbox"])
     proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -46,8 +48,8 @@ def test_one_mutant_killed_one_survives(mini_spec, tmp_path):
     }
     assert {r["by"] for r in rows if r["status"] == "killed"} == {"mkdir.smoke.new_dir"}
     text = report.read_text()
-    assert "| `wsref/tools/mkdir.py` | 5 | 3 | 0 | 2 | 0 | 0 | 0.600 |" not in text  # partial: not counted
-    assert "- `wsref/tools/mkdir.py`: partial: only lines" in text
+    assert "| `wsref/tools/mkdir.py` | tools | 5 | 3 | 0 | 2 | 0 | 0 | 0 | 0.600 |" not in text  # partial: not counted
+    assert "- `wsref/tools/mkdir.py` (tools): partial: only lines" in text
     # judged: one survivor equivalent, the other left open; rerun keeps the kills and reruns the rest
     true_false = next(r["id"] for r in rows if r["description"] == "`True` -> `False`")
     verdicts.write_text(yaml.safe_dump({"verdicts": {true_false: {
