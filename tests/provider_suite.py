@@ -47,7 +47,7 @@ def pids_in(pidfile: Path) -> list[int]:
     return [int(p) for p in pidfile.read_text().split()] if pidfile.exists() else []
 
 
-def check_whole_suite(tmp_path: Path, adapter: str, implementation: str, marker: str | None, timeout: float) -> None:
+def check_whole_suite(tmp_path: Path, adapter: str, implementation: str, marker: str | None, timeout: float) -> list[dict]:
     """Every case runs; failures are exactly the listed ones; every server the run started is gone
     (marker: what a server's command line holds; None for a provider without a server)."""
     # Listed failures are checked here rather than by the plugin (--wsconf-no-expectations): the
@@ -82,9 +82,10 @@ def check_whole_suite(tmp_path: Path, adapter: str, implementation: str, marker:
     pids = pids_in(pidfile)
     if marker is None:
         assert pids == [], "a provider without a server started one"
-        return
+        return records
     assert pids, "no server was started"
     assert [p for p in pids if server_alive(p, marker)] == []
+    return records
 
 
 def check_server_stopped_when_bridge_cannot_start(monkeypatch, tmp_path: Path, make_adapter, marker: str) -> None:

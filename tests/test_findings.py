@@ -160,8 +160,11 @@ def test_pinned_entries_match_their_variable_parts():
     assert entry_matches("?f:3:abc", None) and entry_matches("?f:3:abc", "f:3:abc")
     assert entry_matches("l:*", "l:/x") and not entry_matches("l:*", "f:1:a")
     assert entry_matches("*", "d") and not entry_matches("*", None)
-    assert differences({"m/mount-*#1": "f:*:*", "a": "d"}, {"m/mount-x1y2": "f:3:a", "a": "d", "b": "d"}) == {
+    assert differences({"//m/mount-*#1": "f:*:*", "a": "d"}, {"m/mount-x1y2": "f:3:a", "a": "d", "b": "d"}) == {
         "b": (None, "d")}
+    # a real name holding glob characters is compared as the name it is
+    assert differences({"a*[x]?.txt": "f:1:ab"}, {"a*[x]?.txt": "f:1:ab", "ab.txt": "f:1:ab"}) == {
+        "ab.txt": (None, "f:1:ab")}
     assert differences({"a": "d"}, {}, dirs=False) == {}
 
 
@@ -170,7 +173,10 @@ def test_pins_merge_runs_names_made_at_random_and_what_a_witness_saw_late():
         return {"setup": {}, "open": {"+": {".m": "d", f".m/mount-{marker}": f"f:{size}:aa{marker}"}},
                 "steps": {"start": {"+": {"ready": "f:0:e3"}} if ready else {}}}
     pinned = merge_runs([run("519zmr", 30, False), run("7bpb1r", 30, False)], [run("q1w2e3", 31, True)])
-    assert pinned == {"open": {"+": {".m": "d", ".m/mount-*#1": "f:30:*"}}, "steps": {"start": {"+": {"ready": "?f:0:e3"}}}}
+    assert pinned == {"open": {"+": {".m": "d", "//.m/mount-*#1": "f:30:*"}}, "steps": {"start": {"+": {"ready": "?f:*:*"}}}}
+    # a file only some runs saw may be caught halfway written: its bytes are not pinned either
+    halfway = merge_runs([run("519zmr", 30, True), run("7bpb1r", 30, False)])
+    assert halfway["steps"]["start"] == {"+": {"ready": "?f:*:*"}}
 
 
 # -- grouping and the report -----------------------------------------------------------------------

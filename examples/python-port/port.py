@@ -50,7 +50,7 @@ def node_error(error: OSError, syscall: str, path: str) -> ToolError:
     return ToolError("Error", f"{code}: {NODE_MESSAGES.get(code, error.strerror.lower())}, {syscall} '{path}'", code)
 
 
-# -- paths: a real folder (local_paths), `~` (tilde_home), contained in the root, links followed ------
+# -- paths: a real folder (absolute_paths, containment, host_paths), `~` (tilde_home), contained in the root, links followed ------
 
 def resolve(session: dict, path: str) -> str:
     root = session["root"]
@@ -242,7 +242,8 @@ sessions: dict[str, dict] = {}
 def hello(params):
     return {"protocol": 1, "implementation": "example-python-port", "version": "0.1.0",
             # how its files behave: a real folder (paths, `~`, links, empty folders) and Node's error codes
-            "capabilities": ["filesystem", "local_paths", "symlinks", "empty_dirs", "tilde_home", "posix_errors"],
+            "capabilities": ["filesystem", "absolute_paths", "containment", "host_paths", "local_identity",
+                             "symlinks", "empty_dirs", "tilde_home", "posix_errors"],
             "tools": ["read_file", "list_files", "file_stat"],
             "dependencies": {"python": sys.version.split()[0]}}
 

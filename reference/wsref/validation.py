@@ -21,9 +21,12 @@ Fields wrapped in z.preprocess(coerceNumericString) (Tool.coerce_numeric) take "
 from __future__ import annotations
 
 import json
+import math
 import re
 
-NUMERIC_STRING = re.compile(r"^-?\d+(?:\.\d+)?$")
+from .js.strings import js_number, js_trim
+
+NUMERIC_STRING = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")   # /^-?\d+(?:\.\d+)?$/ (fullmatch: no newline before $)
 MAX_SAFE_INTEGER = 9007199254740991
 _ABSENT = object()
 _LONE_SURROGATE = re.compile("[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]")
@@ -46,19 +49,21 @@ def js_type_name(value) -> str:
     return "object"
 
 
-def _js_json(value, indent=2) -> str:
-    """JSON.stringify(value, null, 2): integral floats print without '.0', lone surrogates escaped."""
-    def norm(v):
-        if isinstance(v, float) and v.is_integer() and abs(v) < 1e21:
-            return int(v)
-        if isinstance(v, dict):
-            return {k: norm(x) for k, x in v.items()}
-        if isinstance(v, list):
-            return [norm(x) for x in v]
-        return v
-    text = json.dumps(norm(value), indent=indent, ensure_ascii=False)
-    # Well-formed JSON.stringify: a lone surrogate is written as its escape (\ud800), a pair as is.
-    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+def _js_json(value, indent: int = 2, level: int = 0) -> str:
+    """JSON.stringify(value, null, 2): numbers as JavaScript prints them (1e-7, 100, null for a
+    non-finite one), lone surrogates escaped (\ud800), a surrogate pair as is."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, (int, float)):
+        return js_number(value) if math.isfinite(value) else "null"
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(value, ensure_ascii=False))
+    inner, outer = " " * indent * (level + 1), " " * indent * level
+    if isinstance(value, dict):
+        items = [f"{inner}{_js_json(k)}: {_js_json(v, indent, level + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + f"\n{outer}}}" if items else "{}"
+    items = [f"{inner}{_js_json(v, indent, level + 1)}" for v in value]
+    return "[\n" + ",\n".join(items) + f"\n{outer}]" if items else "[]"
 
 
 def truncate_for_logging(data, max_length: int = 200) -> str:
@@ -69,8 +74,7 @@ def truncate_for_logging(data, max_length: int = 200) -> str:
     return units[: max_length * 2].decode("utf-16-le", "surrogatepass") + "... (truncated)"
 
 
-def _num(x) -> str:
-    return str(int(x)) if float(x).is_integer() else repr(x)
+_num = js_number
 
 
 def _branches(spec: dict) -> tuple[list[dict], bool]:
@@ -182,10 +186,11 @@ def _expected(spec: dict) -> str:
 
 
 def _coerce_numeric(value):
-    """coerceNumericString: a trimmed decimal string becomes Number(string)."""
-    if isinstance(value, str) and NUMERIC_STRING.match(value.strip()):
-        text = value.strip()
-        return float(text) if "." in text else int(text)
+    """coerceNumericString: a decimal string, trimmed as String.prototype.trim does, becomes
+    Number(string), a double (an integral one as a Python int, as JSON would bring it)."""
+    if isinstance(value, str) and NUMERIC_STRING.fullmatch(js_trim(value)):
+        number = float(js_trim(value))
+        return int(number) if number.is_integer() else number
     return value
 
 

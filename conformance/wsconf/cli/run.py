@@ -89,6 +89,8 @@ def cmd_properties(args) -> int:
     os.environ["WSCONF_PROFILE"] = args.profile
     if args.fuzz_paths:
         os.environ["WSCONF_FUZZ_PATHS"] = str(args.fuzz_paths)
+    if args.fuzz_calls:
+        os.environ["WSCONF_FUZZ_CALLS"] = str(args.fuzz_calls)
     argv = ["--pyargs", "wsconf.properties", "-p", "no:cacheprovider", "-q", "--wsconf-adapter", args.adapter,
             "--wsconf-timeout", str(args.timeout)]
     if args.compare:
@@ -152,6 +154,9 @@ def register(sub) -> None:
                        help="quick (25 examples per property, for the test command) or thorough (2000)")
     props.add_argument("--fuzz-paths", type=int, default=None,
                        help="paths the containment fuzzer tries (default 100 quick, 2000 thorough; CI: 10000)")
+    props.add_argument("--fuzz-calls", type=int, default=None,
+                       help="calls the differential fuzzer of Node's edges makes, spread over the tools, with "
+                            "--compare (default 200 quick, 5200 thorough; CI: 5200)")
     props.add_argument("-n", "--workers", default=None)
     props.add_argument("--timeout", type=float, default=30.0)
     props.add_argument("pytest_args", nargs="*")

@@ -13,7 +13,8 @@ the answer matches. An entry is one short string:
 The case's own folders in a file or a link target (its root, outside and home paths) are written
 as {{root}}, {{outside}}, {{home}} before hashing, so a file that records where it was written
 reads the same in every run. In a pinned state `*` stands for a part that differed between the
-upstream's runs, and a leading `?` for an entry that was there in some runs only.
+upstream's runs, a leading `?` for an entry that was there in some runs only, and a key beginning
+with `//` is a glob for a name made at random.
 
 Bounded: at most MAX_ENTRIES entries and MAX_BYTES bytes hashed per observation; past them the
 state holds TOO_MANY / the file's entry says its content was not read.
@@ -30,6 +31,7 @@ from pathlib import Path
 MAX_ENTRIES = 20_000
 MAX_BYTES = 256 * 1024 * 1024
 TOO_MANY = "..."   # the key standing for "more entries than MAX_ENTRIES"
+PATTERN = "//"     # a pinned key so begun is a glob (a random name), never a path
 UNREAD = "unread"  # a file's hash when the byte budget was spent
 
 
@@ -134,16 +136,17 @@ def entry_matches(expected: str | None, actual: str | None) -> bool:
 def differences(expected: dict[str, str], actual: dict[str, str], dirs: bool = True) -> dict[str, tuple]:
     """path -> (expected entry or None, actual entry or None) where they do not match. dirs=False:
     folders are not compared (an implementation without empty_dirs has a folder only while
-    something is in it, which the files under it already say). A pinned path holding `*`
-    (`.mastra-mounts/mount-*#1`, a name made at random) stands for one actual path its glob matches."""
+    something is in it, which the files under it already say). A pinned path beginning with `//`
+    (`//.mastra-mounts/mount-*#1`, a name made at random) stands for one actual path its glob matches
+    (an observed path never begins with a slash)."""
     out = {}
-    patterns = sorted(p for p in expected if "*" in p)
-    exact = [p for p in expected if "*" not in p]
+    patterns = sorted(p for p in expected if p.startswith(PATTERN))
+    exact = [p for p in expected if not p.startswith(PATTERN)]
     unmatched = {p: e for p, e in actual.items() if p not in expected}
     for path in sorted(set(exact) | set(p for p in actual if p in expected)):
         _compare(out, path, expected.get(path), actual.get(path), dirs)
     for pattern in patterns:
-        glob = pattern.rsplit("#", 1)[0]
+        glob = pattern[len(PATTERN):].rsplit("#", 1)[0]
         fits = [p for p in sorted(unmatched) if p.count("/") == glob.count("/") and fnmatch.fnmatchcase(p, glob)]
         if not fits:
             _compare(out, pattern, expected[pattern], None, dirs)

@@ -20,9 +20,14 @@ settings.load_profile(os.environ.get("WSCONF_PROFILE", "quick"))
 # The containment fuzzer counts paths, not examples of a profile: CI runs 10,000 (.ci/run).
 FUZZ_PATHS = int(os.environ.get("WSCONF_FUZZ_PATHS") or (100 if os.environ.get("WSCONF_PROFILE", "quick") == "quick" else 2000))
 FUZZ: Counter = Counter()   # what the fuzzer did, for the summary
+# The differential fuzzer of Node's edges counts generated calls, spread over the tools: CI runs 5,000 or more.
+FUZZ_CALLS = int(os.environ.get("WSCONF_FUZZ_CALLS") or (200 if os.environ.get("WSCONF_PROFILE", "quick") == "quick" else 5200))
+DIFFERENTIAL: Counter = Counter()
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    if DIFFERENTIAL["calls"]:
+        _differential_summary(terminalreporter, config)
     if not FUZZ["paths"]:
         return
     tr = terminalreporter
@@ -37,11 +42,27 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
                   "pinned upstream behaviour (write_file/mkdir containment cases)")
 
 
+def _differential_summary(tr, config) -> None:
+    tr.section("differential fuzzer")
+    tools = ", ".join(f"{k.split()[1]} {v:,}" for k, v in sorted(DIFFERENTIAL.items()) if k.startswith("calls "))
+    tr.write_line(f"{DIFFERENTIAL['calls']:,} generated calls ({tools}) against "
+                  f"{config.getoption('wsconf_adapter')} and {config.getoption('wsconf_compare')}")
+    differ = ", ".join(f"{k.split()[1]} {v:,}" for k, v in sorted(DIFFERENTIAL.items())
+                       if k.startswith("differences ") and v)
+    tr.write_line(f"differences: {DIFFERENTIAL['differences']:,}" + (f" ({differ}): the failures above show them"
+                                                                    if differ else ""))
+
+
 def pytest_sessionfinish(session, exitstatus):
     wanted = os.environ.get("WSCONF_FUZZ_PATHS")
     if wanted and FUZZ["paths"] < int(wanted) and exitstatus == 0:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED  # the fuzzer did not run, or ran short
         print(f"\ncontainment fuzzer: {FUZZ['paths']:,} paths run, {int(wanted):,} asked for")
+    wanted = os.environ.get("WSCONF_FUZZ_CALLS")
+    if wanted and DIFFERENTIAL["calls"] < int(wanted) and exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        why = "" if session.config.getoption("wsconf_compare") else " (it needs a second implementation: --compare)"
+        print(f"\ndifferential fuzzer: {DIFFERENTIAL['calls']:,} calls run, {int(wanted):,} asked for{why}")
 
 
 @pytest.fixture(scope="session")

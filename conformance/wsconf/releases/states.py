@@ -15,7 +15,7 @@ import json
 import os
 from pathlib import Path
 
-from ..isolation.root_state import apply, delta
+from ..isolation.root_state import PATTERN, apply, delta
 from ..results.records import load_results
 from ..spec.states import FORMAT, load_states, states_file
 
@@ -35,8 +35,14 @@ def _merge_entries(entries: list[str | None]) -> str | None:
         merged = "l:*"
     else:
         merged = "*"
-    return ("?" + merged.lstrip("?")) if len(present) < len(entries) or any(e.startswith("?") for e in present) \
-        else merged
+    return _racing(merged) if len(present) < len(entries) or any(e.startswith("?") for e in present) else merged
+
+
+def _racing(entry: str) -> str:
+    """An entry only some runs saw: optional, and a file's bytes too (the process that writes it
+    may be caught halfway: execute_command.cwd.relative_already_under's where.txt seen empty)."""
+    entry = entry.lstrip("?")
+    return "?f:*:*" if entry.startswith("f:") else "?" + entry
 
 
 def _random_names(rest: list[dict[str, str]]) -> dict[str, str]:
@@ -58,7 +64,7 @@ def _random_names(rest: list[dict[str, str]]) -> dict[str, str]:
         head = head[:max(head.rfind(c) for c in "-_.~") + 1] if any(c in head for c in "-_.~") else ""
         tail = tail[min((tail.find(c) for c in "-_." if c in tail), default=len(tail)):]
         if len(counts) == 1 and len(rest) > 1 and (head or tail) and len(set(names)) > 1:
-            stem = (folder + "/" if folder else "") + head + "*" + tail
+            stem = PATTERN + (folder + "/" if folder else "") + head + "*" + tail
             # one entry for all: which random name holds which content differs from run to run
             entry = _merge_entries([rest[i][p] for i, paths in enumerate(per_run) for p in paths])
             for n in range(1, counts.pop() + 1):
@@ -101,14 +107,14 @@ def merge_runs(observed_runs: list[dict], witnesses: list[dict] = (), widened: l
         for path in sorted(everywhere):
             merged[path] = _merge_entries([s[path] for s in states])
         merged.update(_random_names([{p: e for p, e in s.items() if p not in everywhere} for s in states]))
-        globs = [p.rsplit("#", 1)[0] for p in merged if "*" in p]
+        globs = [p[len(PATTERN):].rsplit("#", 1)[0] for p in merged if p.startswith(PATTERN)]
         for witness in witnesses:
             seen = _moments(witness)[i][1]
             for path in sorted(set(seen) | set(merged)):
-                if "*" in path or (path in merged) == (path in seen) or merged.get(path, "").startswith("?") \
+                if path.startswith(PATTERN) or (path in merged) == (path in seen) or merged.get(path, "").startswith("?") \
                         or any(fnmatch.fnmatchcase(path, g) for g in globs):  # a random name: the pattern has it
                     continue
-                merged[path] = "?" + (merged.get(path) or seen[path])
+                merged[path] = _racing(merged.get(path) or seen[path])
                 if widened is not None:
                     widened.append(f"{step or 'open'}: {path} {'absent' if path in merged and path not in seen else 'present'} "
                                    "in a witness run: optional")

@@ -29,7 +29,8 @@ from ..errors import (
     WorkspaceReadOnlyError,
 )
 from ..js import node_path as nodepath
-from ..js.execa import inspect_string
+from ..js.node_args import NodeArgError, from_system, fs_path, inspect_string
+from ..js.strings import to_well_formed
 from ..js.strings import js_length, time_random_id
 from .fs_utils import expand_tilde, is_text_file, mime_type, normalize_text_extension, resolve_to_base_path
 
@@ -206,13 +207,13 @@ class LocalFilesystem:
         current = absolute
         while True:
             try:
-                real = os.path.realpath(current, strict=True)
+                real = os.path.realpath(fs_path(current), strict=True)
                 if current == absolute:
                     return real
                 return nodepath.join(real, nodepath.relative(current, absolute))
             except FileNotFoundError:
                 pass
-            except OSError:
+            except (OSError, NodeArgError):
                 return None
             parent = nodepath.dirname(current)
             if parent == current:
@@ -241,9 +242,9 @@ class LocalFilesystem:
         first = stripped.replace("\\", "/").split("/", 1)[0]
         if first and first not in (".", ".."):
             try:
-                os.path.realpath(nodepath.join(self.basePath, first), strict=True)
+                os.path.realpath(fs_path(nodepath.join(self.basePath, first)), strict=True)
                 return f'access (path is outside the workspace; use a relative path like "{stripped}")'
-            except OSError:
+            except (OSError, NodeArgError):  # upstream's catch-all
                 pass
         return OUTSIDE_HINT_GENERIC
 
@@ -266,7 +267,7 @@ class LocalFilesystem:
         if any(self._within(absolute, r) for r in self.allowedPaths):
             return
         try:
-            target = os.path.realpath(absolute, strict=True)
+            target = os.path.realpath(fs_path(absolute), strict=True)
         except FileNotFoundError:
             return
         except OSError as exc:
@@ -274,7 +275,7 @@ class LocalFilesystem:
         real_roots = []
         for root in [self.basePath, *self.allowedPaths]:
             try:
-                real_roots.append(os.path.realpath(root, strict=True))
+                real_roots.append(os.path.realpath(fs_path(root), strict=True))
             except FileNotFoundError:
                 continue
             except OSError as exc:  # a root under a file, a looping root: Node's error, not a skip
@@ -311,15 +312,15 @@ class LocalFilesystem:
         self._debug("Reading file", path=input_path, encoding=encoding)
         absolute = self._checked(input_path)
         try:
-            os.stat(absolute)
+            st = os.stat(fs_path(absolute))
         except FileNotFoundError:
             raise FileNotFoundError_(input_path) from None
         except OSError as exc:
             raise NodeSystemError(_errcode(exc), "stat", absolute) from None
-        if os.path.isdir(absolute):
+        if stat_mod.S_ISDIR(st.st_mode):
             raise IsDirectoryError(input_path)
         try:
-            return open(absolute, "rb")
+            return open(fs_path(absolute), "rb")
         except FileNotFoundError:
             raise FileNotFoundError_(input_path) from None
         except OSError as exc:
@@ -333,13 +334,13 @@ class LocalFilesystem:
     def stat(self, input_path: str) -> FileStat:
         absolute = self._checked(input_path)
         try:
-            st = os.stat(absolute)
+            st = os.stat(fs_path(absolute))
         except FileNotFoundError:
             raise FileNotFoundError_(input_path) from None
         except OSError as exc:
             raise NodeSystemError(_errcode(exc), "stat", absolute) from None
-        is_dir = os.path.isdir(absolute)
-        is_file = os.path.isfile(absolute)
+        is_dir = stat_mod.S_ISDIR(st.st_mode)
+        is_file = stat_mod.S_ISREG(st.st_mode)
         return FileStat(
             name=nodepath.basename(absolute),
             path=self.to_relative(absolute),
@@ -352,12 +353,15 @@ class LocalFilesystem:
 
     def exists(self, input_path: str) -> bool:
         absolute = self._checked(input_path)
-        return os.access(absolute, os.F_OK)
+        try:  # fsExists: fs.access in a catch-all
+            return os.access(fs_path(absolute), os.F_OK)
+        except NodeArgError:
+            return False
 
     def realpath(self, input_path: str) -> str:
         absolute = self._checked(input_path)
         try:
-            return self.to_relative(os.path.realpath(absolute, strict=True))
+            return self.to_relative(from_system(os.path.realpath(fs_path(absolute), strict=True)))
         except OSError as exc:
             raise NodeSystemError(_errcode(exc), "realpath", absolute) from None
 
@@ -368,11 +372,15 @@ class LocalFilesystem:
         self._debug("Reading directory", path=input_path, recursive=recursive)
         absolute = self._checked(input_path)
         try:
-            if not os.path.isdir(absolute):
-                if not os.path.exists(absolute):  # a dangling link is a missing directory
-                    raise FileNotFoundError
+            try:
+                is_dir = stat_mod.S_ISDIR(os.stat(fs_path(absolute)).st_mode)
+            except OSError as exc:  # a dangling link is a missing directory
+                if exc.errno == errno.ENOENT:
+                    raise FileNotFoundError from None
+                raise NodeSystemError(_errcode(exc), "stat", absolute) from None
+            if not is_dir:
                 raise NotDirectoryError(input_path)
-            with os.scandir(absolute) as listing:
+            with os.scandir(fs_path(absolute)) as listing:
                 # libuv's scandir sorts by name bytes; the entries' types come with the listing
                 entries = sorted(listing, key=lambda e: os.fsencode(e.name))
         except FileNotFoundError:
@@ -383,7 +391,7 @@ class LocalFilesystem:
         exts = None if falsy else (extension if isinstance(extension, list) else [extension])
         prefix = absolute if absolute.endswith("/") else absolute + "/"  # nodepath.join of a plain name
         for item in entries:
-            name = item.name
+            name = from_system(item.name)  # an undecodable byte is U+FFFD, as Node reads the name
             entry_path = prefix + name
             is_link = item.is_symlink()
             if exts is not None and not is_link and item.is_file(follow_symlinks=False):
@@ -393,8 +401,8 @@ class LocalFilesystem:
             target = None
             if is_link:
                 try:
-                    target = os.readlink(entry_path)
-                    kind = "directory" if os.path.isdir(entry_path) else "file"
+                    target = from_system(os.readlink(fs_path(entry_path)))
+                    kind = "directory" if os.path.isdir(fs_path(entry_path)) else "file"
                 except OSError:
                     kind = "file"
             else:
@@ -404,8 +412,8 @@ class LocalFilesystem:
                 entry["isSymlink"] = True
                 entry["symlinkTarget"] = target
             if kind == "file" and not is_link and sizes:
-                try:
-                    entry["size"] = item.stat(follow_symlinks=False).st_size
+                try:  # by the name as Node decoded it: a name with an undecodable byte has no size
+                    entry["size"] = os.stat(fs_path(entry_path)).st_size
                 except OSError:
                     pass
             result.append(entry)
@@ -436,7 +444,7 @@ class LocalFilesystem:
         parent = nodepath.dirname(absolute)
         if recursive is False:
             try:
-                parent_is_dir = stat_mod.S_ISDIR(os.stat(parent).st_mode)
+                parent_is_dir = stat_mod.S_ISDIR(os.stat(fs_path(parent)).st_mode)
             except FileNotFoundError:
                 raise DirectoryNotFoundError(nodepath.dirname(input_path)) from None
             except OSError as exc:
@@ -448,7 +456,7 @@ class LocalFilesystem:
         if expectedMtime is not None:
             # Optimistic concurrency: compare with the file's mtime as a Date (whole milliseconds).
             try:
-                actual = js_date(os.stat(absolute).st_mtime_ns)
+                actual = js_date(os.stat(fs_path(absolute)).st_mtime_ns)
             except FileNotFoundError:
                 actual = None  # the file does not exist yet: no conflict possible
             except OSError as exc:
@@ -460,7 +468,7 @@ class LocalFilesystem:
         data = content if isinstance(content, (bytes, bytearray)) else js_utf8(content)
         flags = os.O_WRONLY | os.O_CREAT | (os.O_EXCL if overwrite is False else os.O_TRUNC)
         try:
-            fd = os.open(absolute, flags, 0o666)
+            fd = os.open(fs_path(absolute), flags, 0o666)
         except FileExistsError:
             if overwrite is False:
                 raise FileExistsError_(input_path) from None
@@ -479,7 +487,7 @@ class LocalFilesystem:
         _mkdirs(nodepath.dirname(absolute))
         data = content if isinstance(content, (bytes, bytearray)) else js_utf8(content)
         try:
-            fd = os.open(absolute, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
+            fd = os.open(fs_path(absolute), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
         except OSError as exc:
             raise NodeSystemError(_errcode(exc), "open", absolute) from None
         with os.fdopen(fd, "ab") as fh:
@@ -492,10 +500,9 @@ class LocalFilesystem:
         absolute = self.resolve_path(input_path)
         self._assert_contained(absolute)
         try:
-            if os.path.isdir(absolute):
+            if stat_mod.S_ISDIR(os.stat(fs_path(absolute)).st_mode):
                 raise IsDirectoryError(input_path)
-            os.stat(absolute)
-            os.unlink(absolute)
+            os.unlink(fs_path(absolute))
         except FileNotFoundError:
             if not force:
                 raise FileNotFoundError_(input_path) from None
@@ -509,7 +516,7 @@ class LocalFilesystem:
         try:
             if recursive is False:
                 try:
-                    os.mkdir(absolute, 0o777)
+                    os.mkdir(fs_path(absolute), 0o777)
                 except OSError as exc:
                     raise NodeSystemError(_errcode(exc), "mkdir", absolute) from None
             else:
@@ -519,7 +526,7 @@ class LocalFilesystem:
                 # The upstream stats the path (following links): a directory is fine, a file is not,
                 # and a stat failure (a dangling link) escapes as Node's own error.
                 try:
-                    is_dir = stat_mod.S_ISDIR(os.stat(absolute).st_mode)
+                    is_dir = stat_mod.S_ISDIR(os.stat(fs_path(absolute)).st_mode)
                 except OSError as err:
                     raise NodeSystemError(_errcode(err), "stat", absolute) from None
                 if not is_dir:
@@ -535,19 +542,20 @@ class LocalFilesystem:
         self._assert_writable("rmdir")
         absolute = self.resolve_path(input_path)
         self._assert_contained(absolute)
-        if not os.path.exists(absolute):
+        native = fs_path(absolute)
+        if not os.path.exists(native):
             if not force:
                 raise DirectoryNotFoundError(input_path)
             return
-        if not os.path.isdir(absolute):
+        if not os.path.isdir(native):
             raise NotDirectoryError(input_path)
         if recursive:
-            shutil.rmtree(absolute) if not os.path.islink(absolute) else os.unlink(absolute)
+            shutil.rmtree(native) if not os.path.islink(native) else os.unlink(native)
         else:
-            if os.listdir(absolute):  # follows a link to the directory it names
+            if os.listdir(native):  # follows a link to the directory it names
                 raise DirectoryNotEmptyError(input_path)
             try:
-                os.rmdir(absolute)  # a link to an empty directory: ENOTDIR, as Node's rmdir gives it
+                os.rmdir(native)  # a link to an empty directory: ENOTDIR, as Node's rmdir gives it
             except OSError as exc:
                 raise NodeSystemError(_errcode(exc), "rmdir", absolute) from None
 
@@ -560,7 +568,7 @@ class LocalFilesystem:
         self._assert_contained(dest_abs)
         try:
             try:
-                is_dir = stat_mod.S_ISDIR(os.stat(src_abs).st_mode)
+                is_dir = stat_mod.S_ISDIR(os.stat(fs_path(src_abs)).st_mode)
             except OSError as exc:
                 raise NodeSystemError(_errcode(exc), "stat", src_abs) from None
             if is_dir:
@@ -589,14 +597,15 @@ class LocalFilesystem:
         self.ensure_ready()
         _mkdirs(dest_abs)
         try:
-            names = sorted(os.listdir(src_abs), key=os.fsencode)
+            names = [from_system(n) for n in sorted(os.listdir(fs_path(src_abs)), key=os.fsencode)]
         except OSError as exc:
             raise NodeSystemError(_errcode(exc), "scandir", src_abs) from None
         for name in names:
             src_entry, dest_entry = nodepath.join(src_abs, name), nodepath.join(dest_abs, name)
             self._assert_contained(src_entry)
             self._assert_contained(dest_entry)
-            if os.path.isdir(src_entry) and not os.path.islink(src_entry):  # Dirent.isDirectory(): no follow
+            native = fs_path(src_entry)
+            if os.path.isdir(native) and not os.path.islink(native):  # Dirent.isDirectory(): no follow
                 self._copy_directory(src_entry, dest_entry, overwrite)
                 continue
             try:
@@ -621,7 +630,7 @@ class LocalFilesystem:
                 _rm_force(src_abs)
                 return
             try:
-                os.rename(src_abs, dest_abs)
+                os.rename(fs_path(src_abs, "oldPath"), fs_path(dest_abs, "newPath"))
             except OSError as exc:
                 code = _errcode(exc)
                 if code != "EXDEV":
@@ -660,10 +669,10 @@ class ContainedReader:
         self.real_roots: list[str] | None = []
         for root in [fs.basePath, *fs.allowedPaths]:
             try:
-                self.real_roots.append(os.path.realpath(root, strict=True))
+                self.real_roots.append(os.path.realpath(fs_path(root), strict=True))
             except FileNotFoundError:
                 continue
-            except OSError:
+            except (OSError, NodeArgError):
                 self.real_roots = None  # read_file's own error: let it raise it
                 break
         self.dirs: dict[str, tuple[str, str] | None] = {}
@@ -676,8 +685,8 @@ class ContainedReader:
             return None
         prefix = probe[:-len("probe")]
         try:
-            real = os.path.realpath(prefix, strict=True)
-        except OSError:
+            real = os.path.realpath(fs_path(prefix), strict=True)
+        except (OSError, NodeArgError):
             return None
         return prefix, (real if real.endswith("/") else real + "/")
 
@@ -699,8 +708,8 @@ class ContainedReader:
         # blocking the open, and fstat then turns away anything but a regular file: the same
         # answers as an lstat before the open, one path lookup fewer.
         try:
-            fd = os.open(absolute, _READ_FLAGS)
-        except OSError:
+            fd = os.open(fs_path(absolute), _READ_FLAGS)
+        except (OSError, NodeArgError):
             return None
         try:
             st = os.fstat(fd)
@@ -723,14 +732,15 @@ def _node_copyfile(src_abs: str, dest_abs: str, exclusive: bool) -> None:
     """fs.copyFile as libuv does it: the destination opened O_CREAT (O_EXCL with COPYFILE_EXCL),
     given the source's mode, truncated and filled; a copy that fails once the destination is open
     unlinks it. Errors as Node words them."""
+    src_native, dest_native = fs_path(src_abs, "src"), fs_path(dest_abs, "dest")
     try:
-        src_fd = os.open(src_abs, os.O_RDONLY)
+        src_fd = os.open(src_native, os.O_RDONLY)
     except OSError as exc:
         raise NodeSystemError(_errcode(exc), "copyfile", src_abs, dest_abs) from None
     try:
         mode = os.fstat(src_fd).st_mode
         try:
-            dest_fd = os.open(dest_abs, os.O_WRONLY | os.O_CREAT | (os.O_EXCL if exclusive else 0),
+            dest_fd = os.open(dest_native, os.O_WRONLY | os.O_CREAT | (os.O_EXCL if exclusive else 0),
                               stat_mod.S_IMODE(mode))
         except OSError as exc:
             raise NodeSystemError(_errcode(exc), "copyfile", src_abs, dest_abs) from None
@@ -749,7 +759,7 @@ def _node_copyfile(src_abs: str, dest_abs: str, exclusive: bool) -> None:
         except OSError as exc:
             os.close(dest_fd)
             try:  # libuv removes the destination of a failed copy (even one that was there before)
-                os.unlink(dest_abs)
+                os.unlink(dest_native)
             except OSError:
                 pass
             raise NodeSystemError(_errcode(exc), "copyfile", src_abs, dest_abs) from None
@@ -760,6 +770,7 @@ def _node_copyfile(src_abs: str, dest_abs: str, exclusive: bool) -> None:
 
 def _rm_force(path: str) -> None:
     """fs.rm(path, {recursive: true, force: true})."""
+    path = fs_path(path)
     if os.path.isdir(path) and not os.path.islink(path):
         shutil.rmtree(path, ignore_errors=True)
     else:
@@ -772,10 +783,7 @@ def _rm_force(path: str) -> None:
 def js_utf8(text: str) -> bytes:
     """Buffer.from(text, 'utf-8'): the string as JavaScript's UTF-16 sees it, so a surrogate pair
     is one character and a lone surrogate becomes U+FFFD (EF BF BD)."""
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace").encode("utf-8")
+    return to_well_formed(text).encode("utf-8")
 
 
 _NODE_ENCODINGS = {
@@ -830,7 +838,7 @@ def _mkdirs(path: str) -> None:
     while stack:
         current = stack.pop()
         try:
-            os.mkdir(current, 0o777)
+            os.mkdir(fs_path(current), 0o777)
             continue
         except FileNotFoundError:
             parent = nodepath.dirname(current)
@@ -848,7 +856,7 @@ def _mkdirs(path: str) -> None:
                 raise NodeSystemError(_errcode(exc), "mkdir", current) from None
             mkdir_error = _errcode(exc)
         try:
-            st_err, is_dir = None, stat_mod.S_ISDIR(os.stat(current).st_mode)
+            st_err, is_dir = None, stat_mod.S_ISDIR(os.stat(fs_path(current)).st_mode)
         except OSError as exc:
             st_err, is_dir = _errcode(exc), False
         if mkdir_error == "EEXIST" and stack:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import errno
 import os
 
+from .strings import to_well_formed
+
 
 class JsError(Exception):
     """A plain `new Error(message)` upstream (name "Error", no code)."""
@@ -36,6 +38,9 @@ class NodeSystemError(Exception):
     js_name = "Error"
 
     def __init__(self, code: str, syscall: str, path: str, dest: str | None = None):
+        # The paths as the system was given them: Node's message and fields show them so (a lone
+        # surrogate as U+FFFD), unlike its argument errors, which show the JavaScript string.
+        path, dest = to_well_formed(path), (to_well_formed(dest) if dest is not None else None)
         desc = _NODE_DESCRIPTIONS.get(code) or os.strerror(getattr(errno, code, 0)).lower()
         message = f"{code}: {desc}, {syscall} '{path}'" + (f" -> '{dest}'" if dest else "")
         super().__init__(message)

@@ -8,7 +8,7 @@ Checked against execa itself through the bridge on the execute_command error cas
     spawn /bin/sh ENOENT
 
 Pieces: Node's spawn error (`spawn <file> <CODE>` for the codes libuv reports asynchronously,
-`spawn <CODE>` for the others; ERR_INVALID_ARG_VALUE for a NUL byte), execa's `fixCwdError`, its
+`spawn <CODE>` for the others; its argument checks are node_args.py's), execa's `fixCwdError`, its
 shell-style quoting of the command, and `escapeLines` over the whole text.
 """
 from __future__ import annotations
@@ -18,6 +18,7 @@ import re
 import unicodedata
 
 from .errors import NodeSystemError
+from .node_args import NodeArgError, fs_path
 
 # Node's child_process emits these asynchronously with the spawned file in the syscall.
 _ASYNC_SPAWN_CODES = {"EACCES", "EAGAIN", "EMFILE", "ENFILE", "ENOENT"}
@@ -82,54 +83,14 @@ def fix_cwd_error(original: str, cwd: str) -> str:
     except OSError:
         pass
     try:
-        st = os.stat(cwd)
-    except OSError as exc:
-        stat_message = NodeSystemError.from_oserror(exc, "stat", cwd).message
+        st = os.stat(fs_path(cwd))
+    except (OSError, NodeArgError) as exc:  # statSync's error, Node's own checks included
+        stat_message = exc.message if isinstance(exc, NodeArgError) else NodeSystemError.from_oserror(exc, "stat", cwd).message
         return f'The "cwd" option is invalid: {cwd}.\n{stat_message}\n{original}'
     import stat as _stat
     if not _stat.S_ISDIR(st.st_mode):
         return f'The "cwd" option is not a directory: {cwd}.\n{original}'
     return original
-
-
-# --- node:util inspect() of a string, as ERR_INVALID_ARG_VALUE prints it ---------------------
-
-_META = {0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0C: "\\f", 0x0D: "\\r", 0x27: "\\'", 0x5C: "\\\\"}
-
-
-def _str_escape(s: str) -> str:
-    quote = "'"
-    if "'" in s:
-        if '"' not in s:
-            quote = '"'
-        elif "`" not in s and "${" not in s:
-            quote = "`"
-    out = []
-    for ch in s:
-        cp = ord(ch)
-        if (ch == "'" and quote == "'") or cp == 0x5C or cp < 32 or 126 < cp < 160:
-            out.append(_META.get(cp) or f"\\x{cp:02X}")
-        elif 0xD800 <= cp <= 0xDFFF:
-            out.append(f"\\u{cp:04X}")
-        else:
-            out.append(ch)
-    return quote + "".join(out) + quote
-
-
-def inspect_string(s: str) -> str:
-    if len(s) > 16 and len(s) > 128 - 4:
-        lines = re.split(r"(?<=\n)", s)
-        lines = [line for line in lines if line != ""] or [""]
-        return " +\n  ".join(_str_escape(line) for line in lines)
-    return _str_escape(s)
-
-
-def invalid_arg_value(name: str, value: str, reason: str) -> str:
-    inspected = inspect_string(value)
-    if len(inspected) > 128:
-        inspected = inspected[:128] + "..."
-    kind = "property" if "." in name else "argument"
-    return f"The {kind} '{name}' {reason}. Received {inspected}"
 
 
 def spawn_failure_message(code: str, original: str, file: str, args: list[str], cwd: str) -> str:

@@ -1,4 +1,5 @@
-"""JavaScript string semantics the tools' outputs depend on: trim(), UTF-16 ordering, String(x).
+"""JavaScript string semantics the tools' outputs depend on: trim(), UTF-16 ordering, String(x),
+Number::toString, toWellFormed().
 
 Checked against node on the cases that reach messages; each function names the JS it stands for.
 """
@@ -40,10 +41,50 @@ def utf16_key(s: str) -> bytes:
 
 
 def js_number(x: float) -> str:
-    """A number as JavaScript's String(x) prints it, for the cases that reach messages."""
-    if float(x).is_integer() and abs(x) < 1e21:
-        return str(int(x))
-    return repr(float(x))
+    """Number.prototype.toString() (ECMAScript Number::toString): the shortest digits that read
+    back as x (Python's repr finds the same digits), in fixed notation for 1e-7 < |x| < 1e21 and
+    exponential notation (`1e-7`, `1.5e+21`) outside; NaN, Infinity and -0 ("0") as JS prints them."""
+    x = float(x)
+    if x != x:
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "0"
+    sign = "-" if x < 0 else ""
+    digits, exponent = _shortest_digits(abs(x))
+    k, n = len(digits), exponent + len(digits)   # x = 0.digits * 10**n
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * -n + digits
+    e = n - 1
+    mantissa = digits if k == 1 else digits[0] + "." + digits[1:]
+    return f"{sign}{mantissa}e{'+' if e >= 0 else '-'}{abs(e)}"
+
+
+def _shortest_digits(x: float) -> tuple[str, int]:
+    """(digits without trailing zeros, exponent) with x == int(digits) * 10**exponent, from repr."""
+    mantissa, _, exp = repr(x).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    exponent = int(exp or 0) - len(fraction)
+    stripped = digits.rstrip("0")
+    return stripped, exponent + len(digits) - len(stripped)
+
+
+def to_well_formed(text: str) -> str:
+    """String.prototype.toWellFormed: a lone surrogate becomes U+FFFD, a surrogate pair (also one
+    held as two Python code points) its character. What Node's UTF-8 carries for a string."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
 def js_string(value) -> str:

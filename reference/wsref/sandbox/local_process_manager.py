@@ -13,8 +13,23 @@ import subprocess
 import threading
 
 from ..js import execa as execa_errors
+from ..js import node_args
 from .errors import SpawnError
 from .process_manager.process_handle import DEFAULT_MAX_RETAINED_BYTES, ProcessHandle, validate_max_retained_bytes
+
+
+class EnvPairs(dict):
+    """The environment as Node hands it to execve: `key=value` pairs in its order, also `A=B=v`
+    (a key holding `=`) and `=v` (an empty key), which a dict given to subprocess cannot express.
+    subprocess builds each pair as `key + "=" + value` from items(), so each is split at its first
+    `=`; a lookup (PATH, for finding a program) gets the first pair's value, as getenv does."""
+
+    def __init__(self, pairs: list[str]):
+        self.pairs = [tuple(pair.split("=", 1)) for pair in pairs]
+        super().__init__(reversed(self.pairs))
+
+    def items(self):
+        return list(self.pairs)
 
 
 class LocalProcessManager:
@@ -54,19 +69,19 @@ class LocalProcessManager:
         resolved_cwd = self._resolve_cwd(cwd)
         child_env = self.sandbox.build_env(env)
         wrapped = self.sandbox.wrap_command_for_isolation(command)
-        argv = wrapped if wrapped is not None else ["/bin/sh", "-c", command]
         file, args = (command, []) if wrapped is None else (wrapped[0], wrapped[1:])
         spawnfile = "/bin/sh" if wrapped is None else wrapped[0]
         # execa resolves cwd against the process's cwd
         resolved_cwd = os.path.abspath(resolved_cwd)
-        if "\0" in file:
-            raise SpawnError(execa_errors.spawn_failure_message(
-                "ERR_INVALID_ARG_VALUE",
-                execa_errors.invalid_arg_value("file", file, "must be a string without null bytes"),
-                file, args, resolved_cwd))
+        try:  # child_process.spawn's own checks and conversions, before anything starts
+            sys_file, sys_args, sys_cwd, env_pairs = node_args.spawn_arguments(file, args, resolved_cwd, child_env)
+        except node_args.NodeArgError as exc:
+            raise SpawnError(execa_errors.spawn_failure_message("ERR_INVALID_ARG_VALUE", exc.message, file, args,
+                                                                resolved_cwd)) from None
+        sys_argv = [sys_file, *sys_args] if wrapped is not None else ["/bin/sh", "-c", sys_file]
         try:
             stdin = subprocess.DEVNULL if stdin_mode == "ignore" else subprocess.PIPE
-            popen = subprocess.Popen(argv, cwd=resolved_cwd, env=child_env, stdin=stdin,
+            popen = subprocess.Popen(sys_argv, cwd=sys_cwd, env=EnvPairs(env_pairs), stdin=stdin,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
         except OSError as exc:
             import errno as _errno
