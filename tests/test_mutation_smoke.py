@@ -88,3 +88,12 @@ def test_a_factory_mutant_reaches_the_closures_it_made():
         for fn in fns:
             fn.__code__ = code
     assert made() == 2
+
+
+def test_import_time_mutants_of_a_module_imported_by_a_call_skip_the_tool_listings():
+    # skills/publish.py is imported when a published skill source is built: a case that only lists the
+    # tools never sees its module-level table, so a mutant of that table need not run every listing case
+    sys.path.insert(0, str(REPO))
+    from tools.mutation import engine
+    assert engine.loaded_with_the_adapter("wsref/skills/publish.py") is False
+    assert engine.loaded_with_the_adapter("wsref/workspace.py") is True
