@@ -70,3 +70,16 @@ def test_every_mutant_of_the_reference_s_newest_modules_compiles():
         source = (engine.REFERENCE / module).read_text()
         for m in operators.points(source, module):
             compile(operators.apply(source, m), module, "exec")
+
+
+def test_mutmut_s_score_counts_judged_equivalents_apart():
+    import collections
+
+    from tools.mutation.compare_mutmut import judged_status, mutmut_score
+    assert judged_status("survived", {"verdict": "equivalent"}) == "equivalent"
+    assert judged_status("uncovered", {"verdict": "gap"}) == "uncovered"
+    assert judged_status("killed", {"verdict": "equivalent"}) == "killed"   # a kill contradicts the verdict
+    counts = collections.Counter({"here: killed": 97, "here: timeout": 1, "here: survived": 1,
+                                  "here: uncovered": 1, "here: equivalent": 40})
+    assert mutmut_score(counts) == 0.98
+    assert mutmut_score(collections.Counter()) is None

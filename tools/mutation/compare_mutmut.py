@@ -10,7 +10,8 @@ inside functions, as mutmut runs them) is compiled and its tree compared with th
 of tools/mutation/operators.py: the same tree is the same program. It prints, per module and per
 mutmut operator, how many of mutmut's mutants this tool also makes, and lists the rest: what the
 operators lack. With --results-dir, the verdicts this tool's run gave the matched mutants are mutmut's
-score on them (the same program run against the same cases).
+score on them (the same program run against the same cases), survivors judged equivalent in
+tools/mutation/verdicts.yaml counted apart as the summary counts them.
 """
 from __future__ import annotations
 
@@ -64,6 +65,21 @@ def _operator_of(mutation, mutation_operators) -> str | None:
     return None
 
 
+def judged_status(status: str, verdict: dict | None) -> str:
+    """A run's status of a mutant with its verdict: a survivor judged equivalent or other-platform is
+    counted apart, as the summary counts it."""
+    if status in ("survived", "uncovered") and verdict and verdict.get("verdict") in ("equivalent", "other_platform"):
+        return "equivalent"
+    return status
+
+
+def mutmut_score(counts: collections.Counter) -> float | None:
+    """mutmut's mutants run here: (killed + timeout) / (killed + timeout + survived + uncovered)."""
+    killed = counts["here: killed"] + counts["here: timeout"]
+    total = killed + counts["here: survived"] + counts["here: uncovered"]
+    return killed / total if total else None
+
+
 def compare(module: str, results_dir: Path | None) -> dict:
     source = (REFERENCE / module).read_text()
     ours = {}
@@ -76,7 +92,10 @@ def compare(module: str, results_dir: Path | None) -> dict:
     if results_dir is not None:
         path = results_dir / "results" / (module.replace("/", "__") + ".json")
         if path.exists():
-            status = {r["id"]: r["status"] for r in json.loads(path.read_text())["mutants"]}
+            import yaml
+            verdicts = yaml.safe_load((REPO / "tools" / "mutation" / "verdicts.yaml").read_text())["verdicts"]
+            status = {r["id"]: judged_status(r["status"], verdicts.get(r["id"]))
+                      for r in json.loads(path.read_text())["mutants"]}
     per_op: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     missing = []
     for operator, code, line in mutmut_mutants(source, module):
@@ -114,7 +133,9 @@ def main(argv=None) -> int:
         result = compare(module, args.results_dir)
         made = sum(c["made here"] for c in result["operators"].values())
         lacking = sum(c["not made here"] for c in result["operators"].values())
-        print(f"{module}: {made + lacking} mutmut mutants, {made} made here too, {lacking} not")
+        score = mutmut_score(sum(result["operators"].values(), collections.Counter()))
+        print(f"{module}: {made + lacking} mutmut mutants, {made} made here too, {lacking} not"
+              + (f"; mutmut's score {score:.3f}" if score is not None else ""), flush=True)
         for operator, line in result["missing"]:
             print(f"  not made here: {operator}: {line}")
         for operator, c in result["operators"].items():
@@ -126,6 +147,9 @@ def main(argv=None) -> int:
         here = ", ".join(f"{k[6:]} {v}" for k, v in sorted(c.items()) if k.startswith("here: "))
         print(f"  {operator}: {c['made here']} / {c['not made here']}" + (f" ({here})" if here else ""))
     judged = totals["here: killed"] + totals["here: timeout"] + totals["here: survived"] + totals["here: uncovered"]
+    if judged:
+        print(f"mutmut's score (killed / killed + survived, equivalent ones apart: {totals['here: equivalent']}): "
+              f"{mutmut_score(totals):.3f}")
     print(f"\nall: {totals['made here'] + totals['not made here']} mutmut mutants, {totals['made here']} made here too, "
           f"{totals['not made here']} not")
     if judged:
