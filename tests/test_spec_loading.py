@@ -202,6 +202,30 @@ def test_an_epoch_ms_time_must_fall_within_the_case_run():
     assert not _value_matches({"timestamp": "{{epoch_ms}}"}, {"timestamp": started - 1}, values)
 
 
+def test_an_iso_now_time_must_fall_within_the_case_run():
+    """The Workspace's createdAt and lastAccessedAt: a clock off by weeks (or a file's old mtime) must not pass."""
+    import datetime
+    import time
+
+    from wsconf.judge.verdict import value_matches as _value_matches
+    from wsconf.spec.placeholders import RUN_STARTED, matches
+    started = time.time_ns() // 1_000_000
+
+    def iso(ms):
+        moment = datetime.datetime.fromtimestamp(ms / 1000, datetime.timezone.utc)
+        return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+    values = {RUN_STARTED: str(started)}
+    assert matches("{{iso_now}}", iso(started), values)
+    assert matches("{{iso_time}}", iso(started - 21 * 86_400_000), values)      # iso_time: the shape alone
+    assert not matches("{{iso_now}}", iso(started - 21 * 86_400_000), values)   # three weeks back
+    assert not matches("{{iso_now}}", iso(started - 1), values)                 # before the case
+    assert not matches("{{iso_now}}", iso(started + 3_600_000), values)         # in the future
+    assert not matches("{{iso_now}}", "2026-13-01T00:00:00.000Z", values)       # no such date
+    assert _value_matches({"createdAt": {"$date": "{{iso_now}}"}}, {"createdAt": {"$date": iso(started)}}, values)
+    assert not _value_matches({"createdAt": {"$date": "{{iso_now}}"}},
+                              {"createdAt": {"$date": iso(started - 86_400_000)}}, values)
+
+
 def test_captures_from_the_chunks():
     from wsconf.judge.runner import _captured_parts
     actual = {"value": "x", "chunks": [{"type": "a"}, {"data": {"executionTimeMs": 204}}]}

@@ -26,6 +26,7 @@ from .errors import (
 )
 from .js.strings import time_random_id
 from .search import UNDEFINED, SearchEngine, split_into_chunks
+from .search.bm25 import _js_slice_end
 from .js.errors import JsTypeError
 
 
@@ -352,7 +353,7 @@ class Workspace(ProviderAccess):
         flt = {"$and": [options["filter"], unscoped]} if options.get("filter") else unscoped
         results = self._search_engine.search(query, {**options, "topK": top_k + scoped, "filter": flt})
         results = [r for r in results if (r.get("metadata") or {}).get("skillScope", UNDEFINED) is UNDEFINED]
-        return results[:top_k]
+        return results[:_js_slice_end(top_k)]  # Array.slice: a fractional topK truncates
 
     def rebuild_search_index(self, paths: list[str] | None = None) -> None:
         """Index the files under paths (plain paths or globs): whole files, or 4000-character chunks."""

@@ -9,6 +9,15 @@ Operators: flip a comparison (< <=, > >=, == !=, in / not in, is / is not), swap
 arithmetic operator, drop a unary minus, remove a statement (a call, a raise, an augmented or a
 non-first assignment, a delete; `return x` -> `return None`), swap break/continue.
 
+Added after comparing them with mutmut 3.8.1's on skills/ and search/ (the mutants mutmut makes that
+none of these made): a string's case (lower, upper), a string method for its mirror (lower/upper,
+lstrip/rstrip, find/rfind, index/rindex, ljust/rjust, removeprefix/removesuffix,
+partition/rpartition, split/rsplit with a maxsplit), a call's argument set to None or dropped, a
+dict(k=v) keyword renamed, any assignment's value set to None (`a = None` -> `a = ""`), `a += b` ->
+`a = b`, `break` -> `return`, a conditional expression forced down each branch, a lambda's body set
+to None, `^` -> `&`, `~x` -> `x`, `-x` -> `+x`, a `match` without one of its cases, one operator of
+an and/or chain alone, a class attribute set to None.
+
 Not mutated: docstrings, imports, annotations, `__all__`, f-string format specs, statements at
 module or class level (only their expressions), `pass` and `...`.
 """
@@ -23,11 +32,16 @@ CMP_FLIPS = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
              ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
 BIN_SWAPS = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult, ast.FloorDiv: ast.Div,
              ast.Mod: ast.Div, ast.BitAnd: ast.BitOr, ast.BitOr: ast.BitAnd, ast.LShift: ast.RShift,
-             ast.RShift: ast.LShift, ast.Pow: ast.Mult}
+             ast.RShift: ast.LShift, ast.Pow: ast.Mult, ast.BitXor: ast.BitAnd}
 OP_TEXT = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=", ast.In: "in",
            ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not", ast.Add: "+", ast.Sub: "-", ast.Mult: "*",
            ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.BitAnd: "&", ast.BitOr: "|", ast.LShift: "<<",
-           ast.RShift: ">>", ast.Pow: "**", ast.And: "and", ast.Or: "or"}
+           ast.RShift: ">>", ast.Pow: "**", ast.And: "and", ast.Or: "or", ast.BitXor: "^"}
+# a string method and its mirror (split/rsplit only differ with a maxsplit)
+STR_METHOD_SWAPS = {"lower": "upper", "upper": "lower", "lstrip": "rstrip", "rstrip": "lstrip", "find": "rfind",
+                    "rfind": "find", "ljust": "rjust", "rjust": "ljust", "index": "rindex", "rindex": "index",
+                    "removeprefix": "removesuffix", "removesuffix": "removeprefix", "partition": "rpartition",
+                    "rpartition": "partition", "split": "rsplit", "rsplit": "split"}
 
 
 @dataclass(frozen=True)
@@ -35,7 +49,8 @@ class Mutant:
     id: str            # stable across edits elsewhere in the file: module, scope, operator, line text, occurrence
     module: str        # e.g. wsref/tools/read_file.py
     index: int         # the node's position in the walk
-    kind: str          # cmp | boolop | not | negate | const | binop | usub | stmt | return | loopctl
+    kind: str          # cmp | boolop | boolpart | not | negate | const | strcase | binop | usub | invert | stmt | return | loopctl
+    #                    | strmethod | dictkw | argnone | argdrop | assign | augassign | ifexp | lambda | match
     variant: int       # for cmp: which operator of a chain
     line: int
     col: int
@@ -123,6 +138,8 @@ class _Collector:
             return
         if level == "function":
             self.statement_points(stmt, fn)
+        elif level == "class" and isinstance(stmt, (ast.Assign, ast.AnnAssign)) and getattr(stmt, "value", None) is not None:
+            self.add(stmt, "assign", 0, f"`{_short(stmt)}`: value -> `{_short(ast.Constant(_assigned_none(stmt)))}`")
         # the statement's own expressions, then nested blocks
         for field, value in ast.iter_fields(stmt):
             if field in ("body", "orelse", "finalbody"):
@@ -159,6 +176,7 @@ class _Collector:
         self.expr_points(node)
         if isinstance(node, ast.Lambda):
             self.visit_arguments(node.args)
+            self.add(node, "lambda", 0, f"`{_short(node)}`: body -> `{_short(ast.Constant(_lambda_body(node)))}`")
             self.scope_stack.append(node)
             self.visit_expr(node.body)
             self.scope_stack.pop()
@@ -171,6 +189,8 @@ class _Collector:
                     self.visit_expr(v)
             return
         if isinstance(node, ast.IfExp):
+            for variant, forced in enumerate(("and False", "or True")):
+                self.add(node, "ifexp", variant, f"`{_short(node)}`: test -> `({_short(node.test, 30)}) {forced}`")
             self.visit_expr(node.test, test=True)
             self.visit_expr(node.body)
             self.visit_expr(node.orelse)
@@ -209,10 +229,17 @@ class _Collector:
         elif isinstance(node, ast.BoolOp):
             other = "or" if isinstance(node.op, ast.And) else "and"
             self.add(node, "boolop", 0, f"`{_short(node)}`: `{OP_TEXT[type(node.op)]}` -> `{other}`")
+            if len(node.values) > 2:   # a chain: each operator alone, as the left-nested parse mutmut reads has it
+                for i in range(len(node.values) - 1):
+                    self.add(node, "boolpart", i, f"`{_short(node)}`: operator {i + 1} `{OP_TEXT[type(node.op)]}`"
+                                                  f" -> `{other}`")
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             self.add(node, "not", 0, f"`{_short(node)}` -> `{_short(node.operand)}`")
         elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             self.add(node, "usub", 0, f"`{_short(node)}` -> `{_short(node.operand)}`")
+            self.add(node, "usub", 1, f"`{_short(node)}` -> `+{_short(node.operand)}`")
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
+            self.add(node, "invert", 0, f"`{_short(node)}` -> `{_short(node.operand)}`")
         elif isinstance(node, ast.BinOp) and type(node.op) in BIN_SWAPS:
             self.add(node, "binop", 0, f"`{_short(node)}`: `{OP_TEXT[type(node.op)]}` -> "
                                        f"`{OP_TEXT[BIN_SWAPS[type(node.op)]]}`")
@@ -220,6 +247,31 @@ class _Collector:
             new = _const_mutation(node.value)
             if new is not _NO:
                 self.add(node, "const", 0, f"`{_short(node, 40)}` -> `{_short(ast.Constant(new), 40)}`")
+            if isinstance(node.value, str):
+                for variant, case in enumerate((str.lower, str.upper)):
+                    if case(node.value) != node.value:
+                        self.add(node, "strcase", variant,
+                                 f"`{_short(node, 40)}` -> `{_short(ast.Constant(case(node.value)), 40)}`")
+        elif isinstance(node, ast.Call):
+            self.call_points(node)
+
+    def call_points(self, node: ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in STR_METHOD_SWAPS and (
+                func.attr not in ("split", "rsplit") or len(node.args) == 2 or any(k.arg == "maxsplit" for k in node.keywords)):
+            self.add(node, "strmethod", 0, f"`{_short(node, 50)}`: `.{func.attr}(` -> `.{STR_METHOD_SWAPS[func.attr]}(`")
+        if isinstance(func, ast.Name) and func.id == "dict" and not node.args and all(k.arg for k in node.keywords):
+            for i, k in enumerate(node.keywords):
+                self.add(node, "dictkw", i, f"`{_short(node, 50)}`: `{k.arg}=` -> `{k.arg}XX=`")
+        args = _call_args(node)
+        for i, a in enumerate(args):
+            value = a.value if isinstance(a, ast.keyword) else a
+            if not isinstance(value, ast.Starred) and not (isinstance(a, ast.keyword) and a.arg is None) \
+                    and not (isinstance(value, ast.Constant) and value.value is None):
+                self.add(node, "argnone", i, f"`{_short(node, 50)}`: argument {i + 1} `{_short(value, 20)}` -> `None`")
+        if len(args) > 1:
+            for i, a in enumerate(args):
+                self.add(node, "argdrop", i, f"`{_short(node, 50)}`: drop argument {i + 1} `{_short(a, 20)}`")
 
     def statement_points(self, stmt: ast.stmt, fn):
         text = _short(stmt)
@@ -230,9 +282,11 @@ class _Collector:
             self.add(stmt, "stmt", 0, f"remove `{text}`")
         elif isinstance(stmt, ast.AugAssign):
             self.add(stmt, "stmt", 0, f"remove `{text}`")
+            self.add(stmt, "augassign", 0, f"`{text}` -> `{_short(stmt.target)} = {_short(stmt.value)}`")
             if type(stmt.op) in BIN_SWAPS:
                 self.add(stmt, "binop", 0, f"`{text}`: `{OP_TEXT[type(stmt.op)]}=` -> `{OP_TEXT[BIN_SWAPS[type(stmt.op)]]}=`")
         elif isinstance(stmt, (ast.Assign, ast.AnnAssign)) and getattr(stmt, "value", None) is not None:
+            self.add(stmt, "assign", 0, f"`{text}`: value -> `{_short(ast.Constant(_assigned_none(stmt)))}`")
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             if all(isinstance(t, (ast.Attribute, ast.Subscript)) or
                    (isinstance(t, ast.Name) and _assigned_before(fn, t.id, stmt)) for t in targets):
@@ -240,6 +294,11 @@ class _Collector:
         elif isinstance(stmt, (ast.Break, ast.Continue)):
             other = "continue" if isinstance(stmt, ast.Break) else "break"
             self.add(stmt, "loopctl", 0, f"`{text}` -> `{other}`")
+            if isinstance(stmt, ast.Break):
+                self.add(stmt, "loopctl", 1, f"`{text}` -> `return`")
+        elif isinstance(stmt, ast.Match) and len(stmt.cases) > 1:
+            for i, case in enumerate(stmt.cases):
+                self.add(stmt, "match", i, f"`match`: drop `case {_short(case.pattern, 30)}`")
 
 
 _NO = object()
@@ -257,6 +316,18 @@ def _const_mutation(value):
     if isinstance(value, bytes):
         return b"XX" + value + b"XX"
     return _NO
+
+
+def _call_args(node: ast.Call) -> list:
+    return list(node.args) + list(node.keywords)
+
+
+def _lambda_body(node: ast.Lambda):
+    return 0 if isinstance(node.body, ast.Constant) and node.body.value is None else None
+
+
+def _assigned_none(stmt):
+    return "" if isinstance(stmt.value, ast.Constant) and stmt.value.value is None else None
 
 
 def _is_main_guard(test) -> bool:
@@ -329,8 +400,18 @@ def _mutated(node, m: Mutant):
     if k == "boolop":
         node.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
         return node
-    if k in ("not", "usub"):
+    if k == "usub" and m.variant == 1:
+        node.op = ast.UAdd()
+        return node
+    if k in ("not", "usub", "invert"):
         return node.operand
+    if k == "boolpart":
+        swapped = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+        values = node.values
+        left = values[0] if m.variant == 0 else ast.BoolOp(op=type(node.op)(), values=values[:m.variant + 1])
+        inner = ast.BoolOp(op=swapped, values=[left, values[m.variant + 1]])
+        rest = values[m.variant + 2:]
+        return ast.copy_location(ast.BoolOp(op=node.op, values=[inner, *rest]) if rest else inner, node)
     if k == "negate":
         return ast.copy_location(ast.UnaryOp(ast.Not(), copy.deepcopy(node)), node)
     if k == "binop":
@@ -345,5 +426,43 @@ def _mutated(node, m: Mutant):
         node.value = None
         return node
     if k == "loopctl":
+        if m.variant == 1:
+            return ast.copy_location(ast.Return(value=None), node)
         return ast.copy_location(ast.Continue() if isinstance(node, ast.Break) else ast.Break(), node)
+    if k == "strcase":
+        node.value = node.value.lower() if m.variant == 0 else node.value.upper()
+        return node
+    if k == "strmethod":
+        node.func.attr = STR_METHOD_SWAPS[node.func.attr]
+        return node
+    if k == "dictkw":
+        node.keywords[m.variant].arg += "XX"
+        return node
+    if k in ("argnone", "argdrop"):
+        n = len(node.args)
+        if k == "argdrop":
+            del (node.args if m.variant < n else node.keywords)[m.variant if m.variant < n else m.variant - n]
+        elif m.variant < n:
+            node.args[m.variant] = ast.copy_location(ast.Constant(None), node.args[m.variant])
+        else:
+            node.keywords[m.variant - n].value = ast.copy_location(ast.Constant(None), node.keywords[m.variant - n].value)
+        return node
+    if k == "assign":
+        node.value = ast.copy_location(ast.Constant(_assigned_none(node)), node.value)
+        return node
+    if k == "augassign":
+        target = copy.deepcopy(node.target)
+        target.ctx = ast.Store()
+        return ast.copy_location(ast.Assign(targets=[target], value=node.value), node)
+    if k == "ifexp":
+        forced = ast.BoolOp(op=ast.And() if m.variant == 0 else ast.Or(),
+                            values=[node.test, ast.Constant(m.variant == 1)])
+        node.test = ast.copy_location(forced, node.test)
+        return node
+    if k == "lambda":
+        node.body = ast.copy_location(ast.Constant(_lambda_body(node)), node.body)
+        return node
+    if k == "match":
+        del node.cases[m.variant]
+        return node
     raise ValueError(k)

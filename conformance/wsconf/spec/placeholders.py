@@ -7,6 +7,7 @@ never turn into a literal.
 """
 from __future__ import annotations
 
+import datetime
 import re
 import time
 
@@ -15,6 +16,8 @@ EXACT = ("root", "outside", "home", "fixtures",  # fixtures: spec/fixtures, prog
 PATTERNS = {
     "pid": r"[0-9]+",
     "iso_time": r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z",
+    # the same, and a time within the case's run (_within_run): the Workspace's createdAt and lastAccessedAt
+    "iso_now": r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z",
     "int": r"-?[0-9]+",
     "runtime_version": r"v[0-9]+\.[0-9]+\.[0-9]+",
     # Date.now().toString(36): 8 digits from 1973 to 2059 (CompositeFilesystem's id cfs-<it>),
@@ -26,7 +29,7 @@ PATTERNS = {
     # crypto.randomUUID(): a version-4 UUID (an agent signal's id)
     "uuid": r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}",
 }
-# Set by the case tree: when the case began, in ms since the epoch. A {{base36_ms}} or {{epoch_ms}} must fall between
+# Set by the case tree: when the case began, in ms since the epoch. A {{base36_ms}}, {{epoch_ms}} or {{iso_now}} must fall between
 # it and the moment of the match, so a wrong clock or a wrong unit cannot pass for the right one.
 RUN_STARTED = "run_started_ms"
 TOKEN = re.compile(r"\{\{([a-z_][a-z0-9_]*)\}\}")
@@ -86,14 +89,31 @@ def captures(template: str, actual, values: dict[str, str]) -> dict[str, str] | 
     if found is None:
         return None
     groups = {k: v for k, v in found.groupdict().items() if v is not None}
-    within = all(_within_run(groups.get(name), base, values) for name, base in (("base36_ms", 36), ("epoch_ms", 10)))
+    within = all(_within_run(read(groups[name]), values) for name, read in _TIMES.items() if name in groups)
     return groups if within else None
 
 
-def _within_run(digits: str | None, base: int, values: dict[str, str]) -> bool:
-    if digits is None or RUN_STARTED not in values:
+_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+
+
+def _iso_ms(text: str) -> int | None:
+    """Date.toISOString() back to ms since the epoch; None for a date that does not exist (month 13)."""
+    try:
+        moment = datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc)
+    except ValueError:
+        return None
+    return (moment - _EPOCH) // datetime.timedelta(milliseconds=1)
+
+
+# the placeholders that name a moment, and how to read it as ms since the epoch
+_TIMES = {"base36_ms": lambda digits: int(digits, 36), "epoch_ms": int, "iso_now": _iso_ms}
+
+
+def _within_run(ms: int | None, values: dict[str, str]) -> bool:
+    """Not before the case began, not after now; a time that could not be read never is."""
+    if RUN_STARTED not in values:
         return True
-    return int(values[RUN_STARTED]) <= int(digits, base) <= time.time_ns() // 1_000_000
+    return ms is not None and int(values[RUN_STARTED]) <= ms <= time.time_ns() // 1_000_000
 
 
 def matches(template: str, actual: str, values: dict[str, str]) -> bool:

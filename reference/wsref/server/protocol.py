@@ -493,8 +493,9 @@ WORKSPACE_METHODS = {
     "canHybrid": lambda s: s.workspace.can_hybrid,
     # A WorkspaceSkills instance has only private fields: JSON shows it as {}.
     "skills": lambda s: None if s.workspace.skills is None else {},
-    "skills.list": lambda s: [_defined(x) for x in s.workspace.skills.list()],
-    "skills.get": lambda s, name: _skill(s.workspace.skills.get(name)),
+    # a skill holds only the front matter keys its SKILL.md has (a null one as None): nothing to leave out
+    "skills.list": lambda s: s.workspace.skills.list(),
+    "skills.get": lambda s, name: s.workspace.skills.get(name),
     "skills.has": lambda s, name: s.workspace.skills.has(name),
     "skills.search": lambda s, query, options=None: [_defined(r) for r in s.workspace.skills.search(query, options)],
     "skills.getReference": lambda s, name, path: s.workspace.skills.get_reference(name, path),
@@ -578,10 +579,6 @@ def _no_instance(value):
     if value is not None:
         raise TypeError("wsref does not show a provider instance as JSON")
     return None
-
-
-def _skill(skill):
-    return None if skill is None else _defined(skill)
 
 
 def _js_length(text: str) -> int:

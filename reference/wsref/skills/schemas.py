@@ -1,32 +1,62 @@
 """SKILL.md parsing and validation (upstream `skills/schemas.ts`, with gray-matter for the front matter)."""
 from __future__ import annotations
 
+import json
 import re
 
 import yaml
 
 from ..js.strings import js_trim
 
+UNDEFINED = object()  # a front matter key that is absent (None is YAML's null)
+
+
+# gray-matter's engines as SKILL.md parsing configures them (schemas.ts MATTER_OPTIONS: JavaScript refused)
+_ENGINES = ("yaml", "json", "javascript", "js")
+
+
+def _engine_alias(name: str) -> str:
+    """gray-matter's aliase(): a few languages by another name, case-insensitively; any other as given."""
+    lower = name.lower()
+    if lower in ("js", "javascript"):
+        return "javascript"
+    if lower in ("coffee", "coffeescript", "cson"):
+        return "coffee"
+    if lower in ("yaml", "yml"):
+        return "yaml"
+    return name
+
+
+def _parse_block(language: str, block: str):
+    engine = language if language in _ENGINES else _engine_alias(language)
+    if engine not in _ENGINES:
+        raise SkillError(f'gray-matter engine "{language}" is not registered')
+    if engine in ("js", "javascript"):
+        raise SkillError("JavaScript frontmatter is not supported")
+    if engine == "json":
+        return json.loads(block)
+    return yaml.safe_load(block)
+
 
 def _matter(content: str) -> tuple[dict, str]:
-    """gray-matter: a `---` block at the start is YAML front matter; the rest is the body."""
+    """gray-matter: a `---` block at the start is front matter (YAML, or the language named right
+    after the dashes); the rest is the body."""
     if content.startswith("\ufeff"):
         content = content[1:]
     if content == "" or not content.startswith("---") or content[3:4] == "-":
         return {}, content
     rest = content[3:]
-    first_line = rest.split("\n", 1)[0]
-    language = first_line.strip()
+    newline = re.search(r"\r?\n", rest)
+    raw = rest[:newline.start()] if newline else rest[:-1]  # str.slice(0, -1) when there is no newline
+    language = js_trim(raw) if raw else ""
     if language:
-        if language in ("js", "javascript"):
-            raise SkillError("JavaScript frontmatter is not supported")
-        rest = rest[len(first_line):]
+        rest = rest[len(raw):]
     close = rest.find("\n---")
     if close == -1:
         close = len(rest)
     block = rest[:close]
     stripped = re.sub(r"^\s*#[^\n]+", "", block, flags=re.M).strip()
-    data = {} if stripped == "" else (yaml.safe_load(block) or {})
+    data = {} if stripped == "" else (_parse_block(language or "yaml", block) or {})
     if close == len(rest):
         body = ""
     else:
@@ -39,9 +69,9 @@ def _matter(content: str) -> tuple[dict, str]:
 
 
 def _validate(meta: dict, dir_name: str) -> list[str]:
-    """validateSkillMetadata's errors (schemas.ts)."""
+    """validateSkillMetadata's errors (schemas.ts). A key absent from meta is undefined; None is YAML's null."""
     errors = []
-    name = meta.get("name")
+    name = meta.get("name", UNDEFINED)
     if not isinstance(name, str):
         errors.append(f"name: Expected string, received {_typeof(name)}")
     elif name == "":
@@ -55,7 +85,7 @@ def _validate(meta: dict, dir_name: str) -> list[str]:
             errors.append("name: Skill name must not start or end with a hyphen")
         if "--" in name:
             errors.append("name: Skill name must not contain consecutive hyphens")
-    desc = meta.get("description")
+    desc = meta.get("description", UNDEFINED)
     if not isinstance(desc, str):
         errors.append(f"description: Expected string, received {_typeof(desc)}")
     elif desc == "":
@@ -66,10 +96,10 @@ def _validate(meta: dict, dir_name: str) -> list[str]:
         if js_trim(desc) == "":
             errors.append("description: Skill description cannot be only whitespace")
     lic = meta.get("license")
-    if lic is not None and not isinstance(lic, str):
+    if lic is not None and not isinstance(lic, str):  # undefined or null: no license
         errors.append(f"license: Expected string, received {_typeof(lic)}")
-    inv = meta.get("user-invocable")
-    if inv is not None and not isinstance(inv, bool):
+    inv = meta.get("user-invocable", UNDEFINED)
+    if inv is not UNDEFINED and not isinstance(inv, bool):  # null is not undefined here
         errors.append(f"user-invocable: Expected boolean, received {_typeof(inv)}")
     md = meta.get("metadata")
     if md is not None and not isinstance(md, dict):
@@ -80,7 +110,8 @@ def _validate(meta: dict, dir_name: str) -> list[str]:
 
 
 def _typeof(value) -> str:
-    if value is None:
+    """JavaScript's typeof: null is an object."""
+    if value is UNDEFINED:
         return "undefined"
     if isinstance(value, bool):
         return "boolean"

@@ -29,6 +29,7 @@ SKILL_SCOPE_DOCUMENT_PREFIX = "skill-scope:"
 STALENESS_CHECK_COOLDOWN = 30_000  # ms after a discovery in which maybeRefresh stats nothing
 GLOB_RESOLVE_INTERVAL = 5_000  # ms between re-walks of a glob path's folders by the staleness check
 _SOURCE_PRIORITY = {"local": 0, "managed": 1, "external": 2}
+_FRONT_MATTER_KEYS = ("name", "description", "license", "compatibility", "user-invocable", "metadata")
 
 
 # -- SKILL.md parsing -------------------------------------------------------------------------
@@ -246,9 +247,8 @@ class WorkspaceSkills:
     def _parse(self, file_path: str, dir_name: str, source: dict) -> dict:
         data, body = _matter(self._read_text(file_path))
         instructions = js_trim(body)
-        meta = {"name": data.get("name"), "description": data.get("description"), "license": data.get("license"),
-                "compatibility": data.get("compatibility"), "user-invocable": data.get("user-invocable"),
-                "metadata": data.get("metadata")}
+        # only the keys the front matter has: a key set to null is listed as null, an absent one not at all
+        meta = {k: data[k] for k in _FRONT_MATTER_KEYS if k in data}
         skill_path = _parent(file_path)
         errors = _validate(meta, dir_name)
         if errors:
@@ -367,7 +367,7 @@ class WorkspaceSkills:
         for candidates in self.skills.values():
             for s in self._dedupe(candidates):
                 out.append({k: s[k] for k in ("name", "path", "description", "license", "compatibility",
-                                              "user-invocable", "metadata")})
+                                              "user-invocable", "metadata") if k in s})
         return out
 
     def _by_alias(self, location: str):
