@@ -244,7 +244,8 @@ def test_an_unreadable_expectations_file_is_named_on_its_page_and_the_site_goes_
                      [_record(c, PORT, "0.1.0", "passed") for c in spec.cases])
     write_site(tmp_path / "site", spec, [(load_digest(results), "port.jsonl")])
     page = (tmp_path / "site" / "implementation" / "example-python-port-0.1.0.html").read_text()
-    assert f"<code>{bad} (not read: while parsing a flow sequence)</code>" in page
+    assert f"<code>{bad} (not read: line 2: not valid YAML: expected &#x27;,&#x27; or &#x27;]&#x27;, but got " \
+           "&#x27;&lt;stream end&gt;&#x27;)</code>" in page
 
 
 def test_a_release_change_of_a_pseudo_tool_links_to_its_cases_tool_page():

@@ -116,5 +116,8 @@ def load_expectations(implementation: Implementation) -> None:
     try:
         implementation.expectations = expectations.load(implementation.name, folder, implementation.version,
                                                         implementation.core)
-    except (yaml.YAMLError, AttributeError, KeyError, TypeError) as exc:  # shown on its page; the site goes on
-        implementation.expectations_file = f"{path} (not read: {str(exc).splitlines()[0]})"
+    except (expectations.ExpectationsError, yaml.YAMLError, AttributeError, KeyError, TypeError) as exc:
+        problem = str(exc).splitlines()[0]  # shown on its page; the site goes on
+        if problem.startswith(f"{path}:"):  # the loader's "<file>:<line>: ...": the file is named already
+            problem = "line " + problem[len(f"{path}:"):]
+        implementation.expectations_file = f"{path} (not read: {problem})"
