@@ -34,13 +34,14 @@ def _status(ok):
 
 
 def write_document(path: Path, text: str) -> None:
-    """BENCHMARKS.md written whole, keeping the section tools/bench/xfail.py wrote into it."""
-    from .xfail import MARKERS, write_section
+    """BENCHMARKS.md written whole, keeping the sections tools/bench/xfail.py and matrix.py wrote into it."""
+    from . import matrix, xfail
     old = path.read_text(encoding="utf-8") if path.exists() else ""
     path.write_text(text + "\n", encoding="utf-8")
-    if MARKERS[0] in old and MARKERS[1] in old:
-        kept = MARKERS[0] + old.split(MARKERS[0], 1)[1].split(MARKERS[1], 1)[0] + MARKERS[1] + "\n"
-        write_section(path, kept)
+    for markers in (xfail.MARKERS, matrix.MARKERS):
+        if markers[0] in old and markers[1] in old:
+            kept = markers[0] + old.split(markers[0], 1)[1].split(markers[1], 1)[0] + markers[1] + "\n"
+            xfail.write_section(path, kept, markers)
 
 
 def document(data: dict, workloads_table: str, command: str) -> str:

@@ -153,11 +153,12 @@ def section(data: dict, baseline: dict | None, args) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_section(path: Path, text: str) -> None:
+def write_section(path: Path, text: str, markers: tuple[str, str] = MARKERS) -> None:
+    """`text` (starting and ending with the markers) in place of the section between them, or appended."""
     document = path.read_text(encoding="utf-8")
-    if MARKERS[0] in document and MARKERS[1] in document:
-        before, rest = document.split(MARKERS[0], 1)
-        document = before + text.rstrip("\n") + rest.split(MARKERS[1], 1)[1]
+    if markers[0] in document and markers[1] in document:
+        before, rest = document.split(markers[0], 1)
+        document = before + text.rstrip("\n") + rest.split(markers[1], 1)[1]
     else:
         document = document.rstrip("\n") + "\n\n" + text
     path.write_text(document, encoding="utf-8")

@@ -33,6 +33,10 @@ each run has a deadline. Installs go ahead of the runs in threads. Releases are 
 in an order that brackets every change soonest (newest, oldest, then the middle of each gap), so a
 matrix cut short is still spread over the series. status.json records each release's fingerprint
 (the sources of src/workspace/ and src/tools/ in its source maps, with the pinned libraries).
+
+The same matrix can be run as the jobs of a CI matrix: shards.py deals the (release, case) pairs,
+each job runs its own into a folder of this layout (`only` per release), and shard_merge.py merges
+the folders into the one a single run writes.
 """
 from __future__ import annotations
 
