@@ -66,10 +66,18 @@ def test_every_pair_is_dealt_to_exactly_one_shard_about_evenly_and_always_alike(
         for shard in dealt:                                       # releases oldest first, cases in spec order
             assert list(shard) == sorted(shard, key=lambda v: tuple(map(int, v.split("."))))
             assert all(got == [i for i in ids if i in set(got)] for got in shard.values())
-        costs = [sum(measured.of(v, i) for v, got in s.items() for i in got) + sh.RELEASE_SECONDS
-                 * sum(1 for v, got in s.items() if got[0] == ids[0]) for s in dealt]
+        costs = [sh.expected_seconds(shard, measured) for shard in dealt]   # a release split is installed twice
+        unsplit = sum(measured.of(v, i) for v in versions for i in ids) + sh.RELEASE_SECONDS * len(versions)
         largest = max(measured.of(v, i) for v in versions for i in ids) + sh.RELEASE_SECONDS
-        assert max(costs) <= sum(costs) / count + largest          # within one pair of the mean
+        assert max(costs) <= unsplit / count + largest              # within one pair and one install of the mean
+        assert sum(len(shard) for shard in dealt) <= len(versions) + count - 1   # each cut splits one release at most
+    # The longest shard as short as it can be: here, two releases of 3 cases, on 2 runners.
+    small = sh.Durations({("1.11.0", "a"): 10.0, ("1.11.0", "b"): 4.0, ("1.11.0", "c"): 4.0,
+                          ("1.12.0", "a"): 2.0, ("1.12.0", "b"): 2.0, ("1.12.0", "c"): 2.0})
+    assert sh.deal(["1.12.0", "1.11.0"], ["a", "b", "c"], small, 2, workers=2) == [
+        {"1.11.0": ["a", "b", "c"]}, {"1.12.0": ["a", "b", "c"]}]      # not 1.11.0 split, installed twice
+    assert sh.deal(["1.11.0"], ["a", "b", "c"], small, 3) == [{"1.11.0": ["a"]}, {"1.11.0": ["b", "c"]}, {}]  # 85, 83 s
+    assert sh.deal(["1.11.0"], [], small, 2) == [{}, {}]
     # Unmeasured: a case's median over the releases that ran it, then the default estimate.
     assert measured.of("1.12.0", "case.0") == pytest.approx(
         sorted(measured.pairs[(v, "case.0")] for v in versions[::3])[len(versions[::3]) // 2])
@@ -93,12 +101,20 @@ def test_a_shard_is_named_i_of_n_and_durations_name_their_source(tmp_path):
 
 # -- shards and their merge, on a stand-in for `wsconf run` ---------------------------------------
 
+def _durations(tmp_path, spec, seconds=100.0):
+    """A results file of 1.11.0 in which every case took `seconds`: long enough that shards split releases."""
+    path = tmp_path / "durations.jsonl"
+    path.write_text(json.dumps({"run": {"implementation": "@mastra/core", "version": "1.11.0"}}) + "\n"
+                    + "".join(json.dumps({"id": c.id, "duration": seconds}) + "\n" for c in spec.cases))
+    return [str(path)]
+
+
 def _shards(tmp_path, spec, count, **kw):
     folders = []
     for index in range(1, count + 1):
         folder = tmp_path / f"shard-{index}"
-        sh.run_shard(folder, f"{index}/{count}", VERSIONS, spec, workers="0", wsconf=str(tmp_path / "wsconf"),
-                     log=lambda _: None, **kw)
+        sh.run_shard(folder, f"{index}/{count}", VERSIONS, spec, _durations(tmp_path, spec), workers="0",
+                     wsconf=str(tmp_path / "wsconf"), log=lambda _: None, **kw)
         folders.append(folder)
     return folders
 
@@ -112,6 +128,8 @@ def test_the_merged_shards_are_the_single_run(tmp_path, monkeypatch, limited):
     folders = _shards(tmp_path, spec, 3, only=only)
     dealt = [json.loads((f / "shard.json").read_text())["pairs"] for f in folders]
     assert sum(len(ids) for shard in dealt for ids in shard.values()) == len(VERSIONS) * (len(only or spec.cases))
+    if not limited:                                              # every shard has pairs; a release is split
+        assert all(dealt) and sum(map(len, dealt)) > len(VERSIONS)
     single = tmp_path / "single"
     (tmp_path / "matrix").rename(single)
     merged = merge_shards(folders, tmp_path / "matrix", spec)    # the same path: the records name it alike
@@ -144,8 +162,10 @@ def test_the_merge_refuses_shards_that_do_not_make_one_run_naming_the_file(tmp_p
     # A shard of another deal (dealt by other durations) or another spec.
     other = tmp_path / "other"
     sh.run_shard(other, "2/3", VERSIONS, spec, durations=None, workers="0", wsconf=str(tmp_path / "wsconf"),
-                 log=lambda _: None, only={spec.cases[0].id})
-    assert f"{other / 'shard.json'}: another run than {one / 'shard.json'} (cases" in _refusal([one, other, three], out, spec)
+                 log=lambda _: None)
+    assert f"{other / 'shard.json'}: another run than {one / 'shard.json'} (deal" in _refusal([one, other, three], out, spec)
+    with pytest.raises(sh.ShardError, match=f"{other / 'shard.json'}: this folder holds shard 2/3 of another deal"):
+        sh.run_shard(other, "2/3", VERSIONS, spec, _durations(tmp_path, spec), workers="0", log=lambda _: None)
     edited = tmp_path / "edited-spec"
     shutil.copytree(spec.root.parent, edited)
     case_file = edited / spec.cases[0].file
@@ -261,8 +281,10 @@ def test_shards_run_as_separate_processes_merge_into_the_single_run(tmp_path):
                             text=True, timeout=600)
     assert single.returncode == 0, single.stderr[-2000:]
     (tmp_path / "matrix").rename(tmp_path / "single")
-    count = 3  # more shards than releases: one release is split between two
-    procs = [subprocess.Popen([wsconf, *common, "--shard", f"{i}/{count}", "--matrix", str(tmp_path / f"shard-{i}")],
+    # 3 shards of 2 releases whose cases are said to take 100 s each: one release is split between two
+    count, durations = 3, _durations(tmp_path, spec)
+    procs = [subprocess.Popen([wsconf, *common, "--shard", f"{i}/{count}", "--durations", durations[0],
+                               "--matrix", str(tmp_path / f"shard-{i}")],
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
              for i in range(1, count + 1)]
     for proc in procs:
@@ -270,6 +292,7 @@ def test_shards_run_as_separate_processes_merge_into_the_single_run(tmp_path):
         assert proc.returncode == 0, err[-2000:]
     split = [json.loads((tmp_path / f"shard-{i}" / "shard.json").read_text())["pairs"] for i in range(1, count + 1)]
     assert sum(len(ids_) for shard in split for ids_ in shard.values()) == len(ids) * len(versions)
+    assert all(split) and sum(map(len, split)) > len(versions)
     merged = subprocess.run([wsconf, "matrix", "merge", *(str(tmp_path / f"shard-{i}") for i in range(1, count + 1)),
                              "--matrix", str(tmp_path / "matrix")], capture_output=True, text=True, timeout=300)
     assert merged.returncode == 0, merged.stderr

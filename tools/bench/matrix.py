@@ -68,7 +68,7 @@ def estimate(versions, case_ids, durations, runners: list[int], per_release: flo
     from wsconf.releases.shards import deal
     rows = []
     for count in runners:
-        dealt = deal(versions, case_ids, durations, count)
+        dealt = deal(versions, case_ids, durations, count, workers)   # as `matrix run --shard I/N -n WORKERS` deals
         walls = [runner_seconds(shard, durations, per_release, workers) for shard in dealt]
         rows.append({"runners": count, "slowest": max(walls), "median": statistics.median(walls),
                      "total": sum(walls), "releases": max(len(shard) for shard in dealt)})
@@ -80,7 +80,7 @@ def _minutes(seconds: float) -> str:
 
 
 def section(args, measured_releases: dict, rows: list[dict], single: float, install: float, startup: float,
-            cases: int, releases: int, longest: tuple[float, str]) -> str:
+            cases: int, releases: int, longest: tuple[float, str], loads: tuple[str, str]) -> str:
     lines = [MARKERS[0], "## The release matrix on a CI matrix", "",
              f"Written by `python -m tools.bench.matrix {' '.join(args.argv)}` ({time.strftime('%Y-%m-%d')}): "
              f"{releases} stable releases x {cases} cases of this spec dealt as `wsconf matrix run --shard I/N` deals "
@@ -98,12 +98,15 @@ def section(args, measured_releases: dict, rows: list[dict], single: float, inst
              "npm caches: the registry questions, npm install, the bridge copied);",
              f"- **the start-up of a run**: {startup:.1f} s (median of {args.rounds} runs of `wsconf run --adapter "
              f"mastra@{args.startup_release}` with one short case, -n {args.workers}).", "",
+             f"Load average (1, 5, 15 min) while the install and start-up were measured: {loads[0]} before, "
+             f"{loads[1]} after; on a quiet machine both are shorter.", "",
              "| measured release | cases | case time | longest case |", "|---|---:|---:|---:|"]
     for version, (count, total, top) in measured_releases.items():
         lines.append(f"| {version} | {count} | {total:.0f} s | {top:.1f} s |")
     lines += ["", "| runners | estimated wall time (slowest runner) | median runner | runner time in all | "
               "most releases on one runner |", "|---:|---:|---:|---:|---:|",
-              f"| 1 (one machine, releases one after another) | {_minutes(single)} | | {_minutes(single)} | {releases} |"]
+              f"| 1 (the same work on one machine, releases one after another) | {_minutes(single)} | | "
+              f"{_minutes(single)} | {releases} |"]
     for row in rows:
         lines.append(f"| {row['runners']} | {_minutes(row['slowest'])} | {_minutes(row['median'])} | "
                      f"{_minutes(row['total'])} | {row['releases']} |")
@@ -143,15 +146,17 @@ def main(argv=None) -> int:
             measured[version] = (len(values), sum(values), max(values, default=0.0))
     case_ids = [c.id for c in load_spec().cases]
     versions = stable_releases()
+    before = " ".join(f"{x:.2f}" for x in os.getloadavg())
     install = args.install_seconds if args.install_seconds is not None else measure_install(args.install_release)
     log(f"install of {args.install_release}: {install:.1f} s")
     startup = measure_startup(args.startup_release, args.rounds, str(args.workers))
     log(f"start-up of a run: {startup:.1f} s")
     per_release = install + startup
+    loads = (before, " ".join(f"{x:.2f}" for x in os.getloadavg()))
     rows = estimate(versions, case_ids, durations, [int(n) for n in args.runners.split(",")], per_release, args.workers)
     single = runner_seconds({v: case_ids for v in versions}, durations, per_release, args.workers)
     longest = max((durations.of(v, i), f"{i} on {v}") for v in versions for i in case_ids)
-    text = section(args, measured, rows, single, install, startup, len(case_ids), len(versions), longest)
+    text = section(args, measured, rows, single, install, startup, len(case_ids), len(versions), longest, loads)
     if args.write:
         write_section(Path(args.write), text, MARKERS)
         log(f"wrote the section into {args.write}")

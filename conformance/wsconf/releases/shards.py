@@ -8,14 +8,15 @@ Every (release, case) pair goes to exactly one of N shards, by its expected dura
 - else DEFAULT_CASE_SECONDS, the mean case of the upstream's serial run in BENCHMARKS.md (83.7 s
   of case time over 1781 cases).
 
-Each release a shard runs costs RELEASE_SECONDS more (installing it on a fresh runner and starting
-`wsconf run`), counted on the release's first case. The pairs are laid out release by release
-(oldest first), cases in spec order, and cut into N runs of about equal expected time: a pair goes to
-the shard its cumulative midpoint falls in. So each shard is within one pair's cost of the mean,
-touches few releases (one install each), and the deal is a pure function of the spec's cases, the
-releases, the durations and N: every job of a CI matrix computes the same one. The manifest each
-shard writes (shard.json) names its deal's digest, so shards dealt from other inputs are refused
-when merged (merge.py).
+A shard's expected time is RELEASE_SECONDS for each release it holds (installing it on a fresh
+runner and starting `wsconf run`; a release split between two shards costs it twice) and its
+cases' durations over the run's workers (-n). The pairs are laid out release by release (oldest
+first), cases in spec order, and cut into N consecutive runs, the longest as short as it can be (the
+smallest limit, found by bisection, that filling the shards in order keeps to). So a shard holds few
+releases, and the deal is a pure function of the spec's cases, the releases, the durations, -n and
+N: every job of a CI matrix computes the same one. The manifest each shard writes (shard.json)
+names its deal's digest, so shards dealt from other inputs are refused when merged
+(shard_merge.py).
 """
 from __future__ import annotations
 
@@ -23,7 +24,9 @@ import hashlib
 import json
 import re
 import statistics
+from bisect import bisect_right
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 
 from ..spec.versions import key
@@ -92,25 +95,54 @@ def load_durations(sources: list[str] | None) -> Durations:
     return Durations(pairs, source=", ".join(sources))
 
 
-def deal(versions: list[str], case_ids: list[str], durations: Durations, shards: int) -> list[dict[str, list[str]]]:
-    """The pairs of every release and case cut into `shards` runs of about equal expected time:
-    per shard, release -> its case ids in spec order (releases oldest first)."""
+def deal(versions: list[str], case_ids: list[str], durations: Durations, shards: int,
+         workers: int = 1) -> list[dict[str, list[str]]]:
+    """The pairs of every release and case cut into `shards` runs, the longest as short as it can be:
+    per shard, release -> its case ids in spec order (releases oldest first). A shard's expected time
+    is RELEASE_SECONDS for each release it holds (a release split between two shards is installed
+    twice) and its cases' durations over `workers`."""
     versions = sorted(versions, key=key)
-    costs = [(v, i, durations.of(v, i) + (RELEASE_SECONDS if n == 0 else 0.0))
-             for v in versions for n, i in enumerate(case_ids)]
-    total = sum(cost for _, _, cost in costs) or 1.0
-    out: list[dict[str, list[str]]] = [{} for _ in range(shards)]
-    before = 0.0
-    for version, case_id, cost in costs:
-        index = min(shards - 1, int((before + cost / 2) * shards / total))
-        out[index].setdefault(version, []).append(case_id)
-        before += cost
-    return out
+    if not versions or not case_ids:
+        return [{} for _ in range(shards)]
+    cumulative = [list(accumulate((durations.of(v, i) / max(1, workers) for i in case_ids), initial=0.0))
+                  for v in versions]
+
+    def fill(limit: float) -> list[dict[str, list[str]]] | None:
+        """Pairs in order, each shard filled up to `limit`; None if that takes more than `shards`."""
+        out: list[dict[str, list[str]]] = [{}]
+        load, release, start = 0.0, 0, 0
+        while release < len(versions):
+            if start == len(case_ids):
+                release, start = release + 1, 0
+                continue
+            cum = cumulative[release]
+            base = load + (0.0 if versions[release] in out[-1] else RELEASE_SECONDS)
+            end = bisect_right(cum, limit - base + cum[start]) - 1
+            if end <= start:                 # not one more case fits: the next shard
+                if not out[-1] or len(out) == shards:
+                    return None
+                out.append({})
+                load = 0.0
+                continue
+            out[-1].setdefault(versions[release], []).extend(case_ids[start:end])
+            load, start = base + cum[end] - cum[start], end
+        return out + [{} for _ in range(shards - len(out))]
+
+    low, high = 0.0, (RELEASE_SECONDS * len(versions) + sum(cum[-1] for cum in cumulative)) * 1.001 + 1.0
+    best = fill(high)
+    for _ in range(60):                      # the smallest limit that needs no more than `shards`
+        middle = (low + high) / 2
+        found = fill(middle)
+        if found is None:
+            low = middle
+        else:
+            high, best = middle, found
+    return best
 
 
-def expected_seconds(pairs: dict[str, list[str]], durations: Durations) -> float:
-    """What a shard is expected to take run serially: its cases, and RELEASE_SECONDS per release."""
-    return sum(RELEASE_SECONDS + sum(durations.of(v, i) for i in ids) for v, ids in pairs.items())
+def expected_seconds(pairs: dict[str, list[str]], durations: Durations, workers: int = 1) -> float:
+    """What a shard is expected to take: RELEASE_SECONDS per release, and its cases over `workers`."""
+    return sum(RELEASE_SECONDS + sum(durations.of(v, i) for i in ids) / max(1, workers) for v, ids in pairs.items())
 
 
 def spec_digest(spec) -> str:
@@ -127,13 +159,14 @@ def digest(value) -> str:
 
 
 def manifest(index: int, count: int, spec, bridge: str, versions: list[str], case_ids: list[str], limited: bool,
-             dealt: list[dict[str, list[str]]], durations: Durations) -> dict:
+             dealt: list[dict[str, list[str]]], durations: Durations, workers: int) -> dict:
     """What shard.json says: which shard of which deal, on which spec and bridge, and its pairs.
     limited: the matrix was limited to some cases (`--ids`), as a single run's status then says."""
     from .. import __version__
     return {"shard": index, "of": count, "spec": spec_digest(spec), "bridge": bridge, "wsconf": __version__,
             "releases": sorted(versions, key=key), "cases": digest(case_ids), "limited": limited, "deal": digest(dealt),
-            "durations": durations.source, "expected_seconds": round(expected_seconds(dealt[index - 1], durations), 1),
+            "durations": durations.source, "workers": workers,
+            "expected_seconds": round(expected_seconds(dealt[index - 1], durations, workers), 1),
             "pairs": dealt[index - 1]}
 
 
@@ -166,6 +199,11 @@ def read_manifest(path: Path) -> dict:
     return data
 
 
+def dealing_workers(workers: str) -> int:
+    """-n as the deal counts it: a number, else 1 ("auto" would differ from runner to runner)."""
+    return int(workers) if str(workers).isdigit() and int(workers) > 0 else 1
+
+
 def run_shard(folder: Path, shard: str, versions: list[str], spec, durations: list[str] | None = None,
               only: set[str] | None = None, log=print, **run_options) -> dict:
     """Run shard I/N of the matrix into `folder` (resumable, like any matrix folder): its manifest
@@ -174,12 +212,13 @@ def run_shard(folder: Path, shard: str, versions: list[str], spec, durations: li
     index, count = parse_shard(shard)
     case_ids = every_case(spec, only) or [] if only is not None else [c.id for c in spec.cases]
     measured = load_durations(durations)
-    dealt = deal(versions, case_ids, measured, count)
-    data = manifest(index, count, spec, bridge_hash(), versions, case_ids, only is not None, dealt, measured)
+    workers = dealing_workers(run_options.get("workers", "2"))
+    dealt = deal(versions, case_ids, measured, count, workers)
+    data = manifest(index, count, spec, bridge_hash(), versions, case_ids, only is not None, dealt, measured, workers)
     write_manifest(folder, data)
     mine = data["pairs"]
     log(f"matrix shard {index}/{count}: {sum(map(len, mine.values()))} of {len(case_ids) * len(versions)} pairs "
-        f"on {len(mine)} release(s) ({', '.join(mine) or 'none'}), expected {data['expected_seconds']} s serial "
+        f"on {len(mine)} release(s) ({', '.join(mine) or 'none'}), expected {data['expected_seconds']} s "
         f"(durations: {measured.source})")
     if mine:
         run_matrix(folder, list(mine), spec=spec, log=log, only={v: set(ids) for v, ids in mine.items()}, **run_options)
