@@ -90,8 +90,9 @@ def section(args, measured_releases: dict, rows: list[dict], single: float, inst
              "in it.", "",
              "Where the figures come from:", "",
              f"- **case durations**: each record's `duration` in {', '.join(f'`{d}`' for d in args.durations)}: "
-             f"full runs of {len(measured_releases)} releases ({', '.join(measured_releases)}), measured with -n 2 "
-             "on this shared 2-core machine (so with its waits for a core); a release not among them takes each "
+             f"full runs of {len(measured_releases)} releases ({', '.join(measured_releases)}), recorded by earlier "
+             "`wsconf matrix run`s of those releases on this shared 2-core machine under load (how many workers "
+             "and releases at once is not recorded in the folder; so with waits for a core); a release not among them takes each "
              "case's median over those that ran it, a case none ran the default estimate "
              "(`wsconf.releases.shards.DEFAULT_CASE_SECONDS`);",
              f"- **a fresh install of a release**: {install:.1f} s (`{args.install_release}` into empty wsconf and "
