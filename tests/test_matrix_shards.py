@@ -189,6 +189,20 @@ def test_the_merge_refuses_shards_that_do_not_make_one_run_naming_the_file(tmp_p
     assert f"{three / version / 'status.json'}: {version} did not run to a verdict" in _refusal([one, two, three], out, spec)
     (three / version / "status.json").write_text(json.dumps(status))
 
+    # Files cut short or edited: named with the key or line.
+    results = three / version / "results.jsonl"
+    kept = results.read_text()
+    results.write_text(kept[: len(kept) // 2])
+    assert f"{results}: not a results file (JSONDecodeError" in _refusal([one, two, three], out, spec)
+    results.write_text(kept)
+    keys = (three / version / "keys.json").read_text()
+    (three / version / "keys.json").write_text('{"fingerprint":\n')
+    assert f"{three / version / 'keys.json'}:2: not JSON" in _refusal([one, two, three], out, spec)
+    (three / version / "keys.json").write_text(keys)
+    (two / "shard.json").write_text(json.dumps({**manifest, "pairs": {"1.11.0": "a"}}))
+    assert f"{two / 'shard.json'}: key pairs: expected release -> list of case ids" in _refusal([one, two, three], out, spec)
+    shutil.copyfile(tmp_path / "two.json", two / "shard.json")
+
     # A release installed with other pins in two shards.
     shared = [v for v in VERSIONS if (one / v).is_dir() and (two / v).is_dir()] or \
              [v for v in VERSIONS if (two / v).is_dir() and (three / v).is_dir()]

@@ -99,20 +99,33 @@ def _pairs(shards: list[tuple[Path, dict]], spec) -> dict[str, list[tuple[Path, 
     return {v: per_release[v] for v in releases if v in per_release}
 
 
+def _json(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ShardError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from None
+    if not isinstance(data, dict):
+        raise ShardError(f"{path}: expected a JSON object")
+    return data
+
+
 def _read_release(folder: Path, version: str, ids: list[str]) -> dict:
     """A shard's results, keys and status of one release; its cases all run to a verdict."""
     where = folder / version
     status_path = where / "status.json"
     if not status_path.is_file():
         raise ShardError(f"{status_path}: missing: the shard did not run {version} (see its job's log)")
-    status = json.loads(status_path.read_text())
+    status = _json(status_path)
     if not verdict(status):
         raise ShardError(f"{status_path}: {version} did not run to a verdict (install {status.get('install')!r}, "
                          f"rc {status.get('rc')!r}; see {where / 'run.log'}): run this shard again")
     results_path = where / "results.jsonl"
     if not results_path.is_file():
         raise ShardError(f"{results_path}: missing")
-    results = load_results(results_path)
+    try:
+        results = load_results(results_path)
+    except (json.JSONDecodeError, KeyError, TypeError) as exc:  # a line cut short, or without an id
+        raise ShardError(f"{results_path}: not a results file ({type(exc).__name__}: {exc})") from None
     lacking = [i for i in ids if i not in results.records]
     extra = sorted(set(results.records) - set(ids))
     if lacking or extra:
@@ -120,7 +133,7 @@ def _read_release(folder: Path, version: str, ids: list[str]) -> dict:
             part for part in (f"no result for {len(lacking)} of the shard's cases ({', '.join(lacking[:3])})" if lacking else "",
                               f"results for {len(extra)} cases dealt to other shards ({', '.join(extra[:3])})" if extra else "")
             if part))
-    keys = json.loads((where / "keys.json").read_text()) if (where / "keys.json").is_file() else {"cases": {}}
+    keys = _json(where / "keys.json") if (where / "keys.json").is_file() else {"cases": {}}
     return {"folder": folder, "results": results, "keys": keys, "status": status}
 
 

@@ -193,9 +193,16 @@ def read_manifest(path: Path) -> dict:
     except json.JSONDecodeError as exc:
         raise ShardError(f"{path}:{exc.lineno}: not JSON: {exc.msg}") from None
     needed = ("shard", "of", "spec", "bridge", "releases", "cases", "limited", "deal", "pairs")
-    missing = [k for k in needed if k not in data]
-    if not isinstance(data, dict) or missing:
-        raise ShardError(f"{path}: not a shard manifest (missing {', '.join(missing) or 'everything'})")
+    missing = [k for k in needed if k not in data] if isinstance(data, dict) else list(needed)
+    if missing:
+        raise ShardError(f"{path}: not a shard manifest (missing {', '.join(missing)})")
+    for name in ("shard", "of"):
+        if not isinstance(data[name], int) or isinstance(data[name], bool):
+            raise ShardError(f"{path}: key {name}: expected a whole number, not {data[name]!r}")
+    pairs = data["pairs"]
+    if not isinstance(pairs, dict) or not all(isinstance(ids, list) and all(isinstance(i, str) for i in ids)
+                                              for ids in pairs.values()):
+        raise ShardError(f"{path}: key pairs: expected release -> list of case ids")
     return data
 
 
