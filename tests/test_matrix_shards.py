@@ -16,6 +16,7 @@ import yaml
 from test_releases import _fake_matrix, _small_spec
 from wsconf.cli import main
 from wsconf.releases import shards as sh
+from wsconf.releases.history import load_matrix
 from wsconf.releases.shard_merge import merge_shards
 from wsconf.spec import load_spec
 
@@ -217,6 +218,28 @@ def test_the_merge_refuses_shards_that_do_not_make_one_run_naming_the_file(tmp_p
     assert f"{out}: not empty" in _refusal([one, two, three], out, spec)
     shutil.rmtree(out)
     assert set(merge_shards([three, one, two], out, spec)) == set(VERSIONS)   # in any order
+
+
+def test_a_kept_actual_moves_with_its_record_into_the_merged_matrix(tmp_path, monkeypatch):
+    _fake_matrix(tmp_path, monkeypatch)
+    spec = _small_spec(tmp_path)
+    folders = _shards(tmp_path, spec, 2)
+    version, ids = next(iter(json.loads((folders[1] / "shard.json").read_text())["pairs"].items()))
+    outputs = folders[1] / version / "results.part.jsonl.outputs"
+    outputs.mkdir()
+    (outputs / "big.read.json").write_text('"a huge actual"')
+    results = folders[1] / version / "results.jsonl"
+    lines = results.read_text().splitlines()
+    record = json.loads(lines[1])
+    assert record["id"] == ids[0]
+    record["steps"] = [{"id": "read", "actual_sha256": "0" * 64, "actual_file": str(outputs / "big.read.json")}]
+    results.write_text("\n".join([lines[0], json.dumps(record), *lines[2:]]) + "\n")
+    out = tmp_path / "merged"
+    merge_shards(folders, out, spec)
+    merged = load_matrix(out)[version].records[ids[0]]
+    moved = out / version / "results.part.jsonl.outputs" / "big.read.json"
+    assert merged["steps"] == [{**record["steps"][0], "actual_file": str(moved)}]
+    assert moved.read_text() == '"a huge actual"'
 
 
 def test_the_command_line_runs_a_shard_merges_and_names_what_it_refuses(tmp_path, monkeypatch, capsys):
