@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 BRIDGE := tools/mastra-bridge
 
-.PHONY: setup suite suite-mastra report test releases-sample matrix clean
+.PHONY: setup suite suite-mastra report site test releases-sample matrix clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,7 +45,11 @@ suite-mastra: setup
 	$(VENV)/bin/wsconf run --adapter mastra -n 2 --results results/mastra.jsonl --junitxml results/mastra.xml
 
 # Every implementation (@mastra/s3 and @mastra/gcs on local servers their adapters start
-# themselves, Mastra Code's SandboxFilesystem over LocalSandbox), then the README's conformance table rewritten from the results.
+# themselves, Mastra Code's SandboxFilesystem over LocalSandbox), then the README's conformance table
+# rewritten from the results, the HTML report, and the report site (report/site/index.html: a page per
+# tool, case, claim and implementation, each labelled by its run line; with each case's history
+# across @mastra/core releases when the release matrix $(MATRIX) holds results).
+RESULTS := results/reference.jsonl results/mastra.jsonl results/mastra-s3.jsonl results/mastra-gcs.jsonl results/mastra-sandboxfs.jsonl
 report: setup
 	-$(VENV)/bin/wsconf run --adapter reference -n 2 --results results/reference.jsonl
 	-$(VENV)/bin/wsconf run --adapter mastra -n 2 --results results/mastra.jsonl
@@ -53,6 +57,11 @@ report: setup
 	-$(VENV)/bin/wsconf run --adapter mastra-gcs -n 2 --results results/mastra-gcs.jsonl
 	-$(VENV)/bin/wsconf run --adapter mastra-sandboxfs -n 2 --results results/mastra-sandboxfs.jsonl
 	$(VENV)/bin/wsconf report --readme README.md --html report/index.html "wsref=results/reference.jsonl" "@mastra/core 1.71.0=results/mastra.jsonl" "@mastra/s3 0.6.1=results/mastra-s3.jsonl" "@mastra/gcs 0.2.2=results/mastra-gcs.jsonl" "@mastra/code-sdk 1.0.1 (SandboxFilesystem)=results/mastra-sandboxfs.jsonl"
+	$(MAKE) --no-print-directory site
+
+# The report site alone, from the results there are (no run).
+site: setup
+	$(VENV)/bin/wsconf site $(wildcard $(RESULTS)) $(if $(wildcard $(MATRIX)/*/results.jsonl),--matrix $(MATRIX),--no-matrix) -o report/site
 
 test: setup
 	$(PY) -m pytest -n 2 --dist worksteal tests
@@ -77,7 +86,7 @@ matrix: setup
 	$(VENV)/bin/wsconf matrix ranges --matrix $(MATRIX) --all-releases --write
 	$(VENV)/bin/wsconf matrix check --matrix $(MATRIX) --all-releases
 	$(VENV)/bin/wsconf changelog --matrix $(MATRIX) --all-releases -o BEHAVIOUR-CHANGES.md
-	$(VENV)/bin/wsconf site --matrix $(MATRIX) --all-releases --changes BEHAVIOUR-CHANGES.md -o report/site
+	$(MAKE) --no-print-directory site
 
 clean:
 	rm -rf $(VENV) results report $(BRIDGE)/node_modules $(BRIDGE)/vendor tools/tokenx-oracle/node_modules

@@ -163,3 +163,31 @@ def test_the_matrix_estimate_costs_each_runner_as_it_works_and_its_section_is_ke
     doc.write_text("# old\n\n" + section)
     report.write_document(doc, "# Benchmarks\n\nnew body")
     assert doc.read_text() == "# Benchmarks\n\nnew body\n\n" + section
+
+
+def test_the_site_bench_states_the_target_from_its_samples_and_keeps_its_section(tmp_path):
+    import argparse
+
+    from tools.bench import report, site, xfail
+
+    def sample(wall, cpu, largest=400_000):
+        return {"wall": wall, "cpu": cpu, "pages": 2985, "bytes": 60_000_000, "largest": (largest, "tool/read_file.html"),
+                "broken": 0}
+    args = argparse.Namespace(argv=["--rounds", "3"], rounds=3)
+    samples = {"this, m (3 releases)": [sample(9, 6), sample(12, 7), sample(10, 6.5)],
+               "baseline, m (3 releases)": [sample(30, 20), sample(24, 21), sample(40, 26)],
+               "this, big (64 releases)": [sample(14, 9), sample(15, 9), sample(13, 8)]}
+    text = site.render(args, ["a.jsonl"], samples, ["1 1 1"] * 3, [])
+    assert "| this, m (3 releases) | 10.0 s | 6.5 s | 2985 | 0.40 MB (tool/read_file.html) | 60 MB | 0 |" in text
+    assert "0.30x the wall time, 0.30x the CPU time" in text  # medians of 9/30, 12/24, 10/40 and 6/20, 7/21, 6.5/26
+    assert "no broken link: met (this checkout's slowest run: 2985 pages, 14.0 s wall" in text
+    samples["this, big (64 releases)"][1]["broken"] = 2
+    assert ": NOT met (" in site.render(args, ["a.jsonl"], samples, ["1 1 1"] * 3, [])
+    samples["this, big (64 releases)"][1]["broken"] = 0
+    samples["this, big (64 releases)"][0]["largest"] = (1_200_000, "case/x.html")
+    assert ": NOT met (" in site.render(args, ["a.jsonl"], samples, ["1 1 1"] * 3, [])
+    doc = tmp_path / "BENCHMARKS.md"
+    doc.write_text("# old\n")
+    xfail.write_section(doc, text, site.MARKERS)
+    report.write_document(doc, "# Benchmarks\n\nnew body")  # the whole document again keeps the site's section
+    assert doc.read_text() == "# Benchmarks\n\nnew body\n\n" + text

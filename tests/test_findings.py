@@ -166,6 +166,15 @@ def test_pinned_entries_match_their_variable_parts():
     assert differences({"a*[x]?.txt": "f:1:ab"}, {"a*[x]?.txt": "f:1:ab", "ab.txt": "f:1:ab"}) == {
         "ab.txt": (None, "f:1:ab")}
     assert differences({"a": "d"}, {}, dirs=False) == {}
+    # a file named with glob characters is itself, not a pattern; only `*` of a random name's pin is one
+    name = "d/semi;colon|pipe&amp*glob?[x].txt"
+    assert differences({name: "f:3:a", "//m/mount-*#1": "f:*:*"}, {name: "f:3:a", "m/mount-[1]": "f:3:b"}) == {}
+    # a random name's own glob characters are its own: only its `*` is the random part
+    assert differences({"//d/[x]-*#1": "f:*:*"}, {"d/[x]-k3j": "f:3:b"}) == {}
+    assert differences({"//d/[x]-*#1": "f:*:*"}, {"d/x-k3j": "f:3:b"}) == {
+        "//d/[x]-*#1": ("f:*:*", None), "d/x-k3j": (None, "f:3:b")}
+    assert differences({name: "f:3:a"}, {"d/semi;colon|pipe&amp*glob?x.txt": "f:3:a"}) == {
+        name: ("f:3:a", None), "d/semi;colon|pipe&amp*glob?x.txt": (None, "f:3:a")}
 
 
 def test_pins_merge_runs_names_made_at_random_and_what_a_witness_saw_late():

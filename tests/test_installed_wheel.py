@@ -111,6 +111,13 @@ def test_the_reference_runs_from_the_wheel(installed):
     assert header["implementation"] == "wsref"
     assert "site-packages/wsconf/_bundled/spec" in header["spec"]
     assert "implementation: wsref 0.1.0  (adapter reference, protocol 1)" in run.stdout
+    # its report site, from the wheel alone (the bundled spec, claims and expectations)
+    site = _run([str(wsconf), "site", str(results), "--no-matrix", "-o", str(work / "site")], work)
+    assert site.returncode == 0, site.stderr
+    index = (work / "site" / "index.html").read_text()
+    assert 'href="implementation/wsref-0.1.0.html">wsref 0.1.0</a>' in index
+    case = (work / "site" / "case" / "read_file.output.trailing_newline_extra_row.html").read_text()
+    assert "|      3→  ⏎̸ (no final newline)" in case and 'id="wsref-0.1.0"' in case
 
 
 @pytest.mark.skipif(NO_NODE, reason="node is not installed: the example port is a Node program")

@@ -34,11 +34,11 @@ def _status(ok):
 
 
 def write_document(path: Path, text: str) -> None:
-    """BENCHMARKS.md written whole, keeping the sections tools/bench/xfail.py and matrix.py wrote into it."""
-    from . import matrix, xfail
+    """BENCHMARKS.md written whole, keeping the sections tools/bench/xfail.py, site.py and matrix.py wrote into it."""
+    from . import matrix, site, xfail
     old = path.read_text(encoding="utf-8") if path.exists() else ""
     path.write_text(text + "\n", encoding="utf-8")
-    for markers in (xfail.MARKERS, matrix.MARKERS):
+    for markers in (xfail.MARKERS, site.MARKERS, matrix.MARKERS):
         if markers[0] in old and markers[1] in old:
             kept = markers[0] + old.split(markers[0], 1)[1].split(markers[1], 1)[0] + markers[1] + "\n"
             xfail.write_section(path, kept, markers)

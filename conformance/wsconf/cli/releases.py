@@ -26,14 +26,47 @@ def _matrix_inputs(args):
     return matrix, [v for v in wanted if v not in matrix]
 
 
+def _release_digests(args) -> tuple[dict, list[str], str | None]:
+    """@mastra/core's results across releases (version -> digest, oldest first): a matrix folder, or
+    results files of @mastra/core (one per release); with the releases not run, or what is wrong."""
+    from ..adapters.release_install import stable_releases
+    from ..releases.history import load_digests
+    from ..results.digest import load_digest
+    from ..spec.versions import RangeError, key
+    if args.results:
+        found = {}
+        for path in args.results:
+            if not Path(path).is_file():
+                return {}, [], f"{path}: no such results file"
+            digest = load_digest(path, cache=False)
+            if digest.implementation != "@mastra/core":
+                return {}, [], (f"{path}: results of {digest.implementation} {digest.version}, not of @mastra/core: "
+                                "only @mastra/core's own results are a release")
+            try:
+                key(digest.version)
+            except RangeError:
+                return {}, [], f"{path}: @mastra/core {digest.version!r} is not a release version"
+            found[digest.version] = digest
+        releases = dict(sorted(found.items(), key=lambda item: key(item[0])))
+        return releases, [], None
+    releases = load_digests(args.matrix)
+    wanted = stable_releases(args.first, args.last) if args.all_releases else list(releases)
+    return releases, [v for v in wanted if v not in releases], None
+
+
 def cmd_changelog(args) -> int:
     from ..releases.changelog import render
-    matrix, not_run = _matrix_inputs(args)
-    if len(matrix) < 2:
-        print("wsconf changelog: results of at least two releases are needed", file=sys.stderr)
+    releases, not_run, problem = _release_digests(args)
+    if problem:
+        print(f"wsconf changelog: {problem}", file=sys.stderr)
         return 2
-    write_output(args.output, render(matrix, spec_of(args), not_run),
-                 f" ({len(matrix)} releases, {len(not_run)} not run)")
+    if len(releases) < 2:
+        print(f"wsconf changelog: results of at least two @mastra/core releases are needed; {args.matrix} has "
+              f"{len(releases)} (wsconf matrix run fills it, or give --results FILE FILE ...)", file=sys.stderr)
+        return 2
+    site = args.site_url if args.site_url.endswith("/") or not args.site_url else args.site_url + "/"
+    write_output(args.output, render(releases, spec_of(args), not_run, site),
+                 f" ({len(releases)} releases, {len(not_run)} not run)")
     return 0
 
 
@@ -42,15 +75,56 @@ def _version_key(version: str):
     return key(version)
 
 
+def _site_results(args) -> tuple[list[str], str | None]:
+    """The results files to show: those named, else those `make report` writes (results/*.jsonl)."""
+    if args.results:
+        missing = [p for p in args.results if not Path(p).is_file()]
+        return args.results, (f"no such results file: {', '.join(missing)}" if missing else None)
+    found = sorted(str(p) for p in Path("results").glob("*.jsonl"))
+    if found:
+        print(f"wsconf site: the results in results/: {', '.join(found)}", file=sys.stderr)
+    return found, None
+
+
 def cmd_site(args) -> int:
+    from ..releases.changelog import changes, lines_by_release
+    from ..releases.history import load_digests, without_results
+    from ..releases.matrix import default_folder
     from ..reports.site import write_site
-    matrix, not_run = _matrix_inputs(args)
-    if not matrix:
-        print("wsconf site: no results", file=sys.stderr)
+    from ..reports.site.build import NotASite
+    from ..results.digest import load_digest
+    files, problem = _site_results(args)
+    if problem:
+        print(f"wsconf site: {problem}", file=sys.stderr)
         return 2
-    changes = Path(args.changes).read_text(encoding="utf-8") if args.changes else None
-    pages = write_site(args.output, matrix, spec_of(args), not_run, changes)
-    print(f"wrote {len(pages)} pages to {args.output} (open {Path(args.output) / 'index.html'})", file=sys.stderr)
+    matrix = None if args.no_matrix else Path(args.matrix) if args.matrix else default_folder()
+    if args.matrix and not matrix.is_dir():
+        print(f"wsconf site: {matrix}: no such matrix folder", file=sys.stderr)
+        return 2
+    releases = load_digests(matrix) if matrix and matrix.is_dir() else {}
+    if not files and not releases:
+        print("wsconf site: no results to show. Run an implementation first and name its results:\n"
+              "  wsconf run --adapter reference --results results/reference.jsonl\n"
+              "  wsconf site results/reference.jsonl\n"
+              "(several files show the implementations side by side; `make report` runs five and builds the site; "
+              "a release matrix, `make matrix`, adds each case's history across @mastra/core releases)", file=sys.stderr)
+        return 2
+    if releases:
+        print(f"wsconf site: the release matrix {matrix} ({len(releases)} release(s))", file=sys.stderr)
+    spec = spec_of(args)
+    given = []
+    for path in files:
+        try:
+            given.append((load_digest(path, cache=False), path))  # a file of its own: no cache beside it
+        except (OSError, ValueError) as exc:  # a truncated or foreign file: named, and the site goes on
+            print(f"wsconf site: {path}: not a results file ({exc}); left out", file=sys.stderr)
+    found = lines_by_release(changes(releases, spec)) if len(releases) > 1 else {}
+    try:
+        pages = write_site(args.output, spec, given, releases, found, without_results(matrix) if releases else [])
+    except NotASite as exc:
+        print(f"wsconf site: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {len(pages)} files to {args.output} (open {Path(args.output) / 'index.html'})", file=sys.stderr)
     return 0
 
 
@@ -163,12 +237,20 @@ def register(sub) -> None:
     chg = sub.add_parser("changelog", help="BEHAVIOUR-CHANGES.md from results across @mastra/core releases")
     _matrix_options(chg)
     chg.add_argument("-o", "--output", default="-", help="file to write (default: stdout)")
+    chg.add_argument("--site-url", default="report/site/",
+                     help="where the report site is, for the links to its cases and releases (default %(default)s, "
+                          "where make report builds it)")
     chg.set_defaults(func=cmd_changelog)
 
-    site = sub.add_parser("site", help="the report site: version matrix, case histories, claims and errata, diffs")
-    _matrix_options(site)
+    site = sub.add_parser("site", help="the report site: per tool, case, claim, implementation and release, side by side")
+    site.add_argument("results", nargs="*",
+                      help="results files (wsconf run --results), one per implementation, each labelled by the "
+                           "implementation and version of its run line (default: results/*.jsonl)")
+    site.add_argument("--matrix", default=None,
+                      help="a release matrix folder: each case's history across @mastra/core releases and the "
+                           "release pages (default: the default matrix folder when it holds results)")
+    site.add_argument("--no-matrix", action="store_true", help="no release history, even if a matrix folder is there")
     site.add_argument("-o", "--output", default="report/site", help="folder to write (default %(default)s)")
-    site.add_argument("--changes", default=None, help="BEHAVIOUR-CHANGES.md to show on the site")
     site.set_defaults(func=cmd_site)
 
     mat = sub.add_parser("matrix", help="run the suite on every stable @mastra/core release, or take the cases' ranges from it")

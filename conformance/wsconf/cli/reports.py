@@ -29,7 +29,8 @@ def cmd_report(args) -> int:
     if args.html:
         from ..reports.html import render
         Path(args.html).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.html).write_text(render(runs), encoding="utf-8")
+        # half an emoji in an implementation's output (a lone surrogate) written as its escape
+        Path(args.html).write_text(render(runs), encoding="utf-8", errors="backslashreplace")
         print(f"wrote {args.html}", file=sys.stderr)
     if args.readme:
         readme = Path(args.readme)

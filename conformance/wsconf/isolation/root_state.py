@@ -24,6 +24,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import os
+import re
 import stat
 import time
 from pathlib import Path
@@ -133,6 +134,17 @@ def entry_matches(expected: str | None, actual: str | None) -> bool:
     return len(want) == len(got) == 3 and all(w in ("*", g) for w, g in zip(want, got))
 
 
+def pinned_glob(key: str) -> str:
+    """The fnmatch glob of a pinned random name (`//d/mount-*#1`): its `*` stands for the random part,
+    any other `?`, `[` or `]` is the name's own (`//d/[x]-*#1` is `d/[x]-` and something)."""
+    return "*".join(_escaped(part) for part in key[len(PATTERN):].rsplit("#", 1)[0].split("*"))
+
+
+def _escaped(text: str) -> str:
+    """A name for fnmatch, as itself."""
+    return re.sub(r"([?\[])", r"[\1]", text)
+
+
 def differences(expected: dict[str, str], actual: dict[str, str], dirs: bool = True) -> dict[str, tuple]:
     """path -> (expected entry or None, actual entry or None) where they do not match. dirs=False:
     folders are not compared (an implementation without empty_dirs has a folder only while
@@ -146,7 +158,7 @@ def differences(expected: dict[str, str], actual: dict[str, str], dirs: bool = T
     for path in sorted(set(exact) | set(p for p in actual if p in expected)):
         _compare(out, path, expected.get(path), actual.get(path), dirs)
     for pattern in patterns:
-        glob = pattern[len(PATTERN):].rsplit("#", 1)[0]
+        glob = pinned_glob(pattern)
         fits = [p for p in sorted(unmatched) if p.count("/") == glob.count("/") and fnmatch.fnmatchcase(p, glob)]
         if not fits:
             _compare(out, pattern, expected[pattern], None, dirs)

@@ -15,7 +15,7 @@ import json
 import os
 from pathlib import Path
 
-from ..isolation.root_state import PATTERN, apply, delta
+from ..isolation.root_state import PATTERN, apply, delta, pinned_glob
 from ..results.records import load_results
 from ..spec.states import FORMAT, load_states, states_file
 
@@ -107,7 +107,7 @@ def merge_runs(observed_runs: list[dict], witnesses: list[dict] = (), widened: l
         for path in sorted(everywhere):
             merged[path] = _merge_entries([s[path] for s in states])
         merged.update(_random_names([{p: e for p, e in s.items() if p not in everywhere} for s in states]))
-        globs = [p[len(PATTERN):].rsplit("#", 1)[0] for p in merged if p.startswith(PATTERN)]
+        globs = [pinned_glob(p) for p in merged if p.startswith(PATTERN)]
         for witness in witnesses:
             seen = _moments(witness)[i][1]
             for path in sorted(set(seen) | set(merged)):

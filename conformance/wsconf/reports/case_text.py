@@ -14,13 +14,23 @@ GLYPHS = (("⇥", "a tab"), (CR, "a carriage return"), (SPACE, "a trailing space
 
 def case_lines(case, spec) -> list[str]:
     """The case's claims (with their quotes and errata flags), setup, workspace and steps."""
-    out = [f"{case.id}  ({case.file}:{case.line})", f"  {case.title}", ""]
-    out.append("Checks:")
+    body = body_lines(case)
+    return ([f"{case.id}  ({case.file}:{case.line})", f"  {case.title}", "", "Checks:"] + claim_lines(case, spec)
+            + body + legend(body))  # the pages' own words above: only what is shown below has glyphs
+
+
+def claim_lines(case, spec) -> list[str]:
+    out = []
     for cid in case.claims:
         claim = spec.claims[cid]
         flag = f" [{claim.status}: {claim.observed or claim.reason}]" if claim.status else ""
         out.append(f"  {cid} ({claim.page}, {claim.section}): \"{claim.quote}\"{flag}")
-    quoted = len(out)  # the pages' own words above: only what is shown below has glyphs
+    return out
+
+
+def body_lines(case) -> list[str]:
+    """What the case needs, its setup tree, its workspace and every step with its expected result."""
+    out = []
     if case.needs:
         out.append(f"Needs: {', '.join(case.needs)}")
     if case.setup:
@@ -33,7 +43,7 @@ def case_lines(case, spec) -> list[str]:
     for step in case.steps:
         out.append("")
         out += _step_lines(step)
-    return out + _legend(out[quoted:])
+    return out
 
 
 # What each kind of step asks, in the words of spec/README.md ("Steps"): the protocol op it uses.
@@ -108,7 +118,7 @@ def _after(step: dict) -> list[str]:
     return [f"  afterwards: {json.dumps(step['after'], ensure_ascii=False)}"] if "after" in step else []
 
 
-def _legend(lines: list[str]) -> list[str]:
+def legend(lines: list[str]) -> list[str]:
     """What the glyphs shown stand for (render.visible), when any is shown."""
     used = [f"{glyph} {meaning}" for glyph, meaning in GLYPHS if any(glyph in line for line in lines)]
     return ["", "Glyphs: " + "; ".join(used)] if used else []

@@ -9,6 +9,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..spec.placeholders import has_pattern, matches
+
 
 MATCHES = "passed"  # the one raw outcome that means "behaves as the pinned expectation"
 
@@ -37,10 +39,15 @@ class Results:
 
     @property
     def core_version(self) -> str | None:
-        """The @mastra/core release these results judged (its own version, or the one a provider ran on)."""
-        if self.implementation == "@mastra/core":
-            return self.version
-        return ((self.run or {}).get("dependencies") or {}).get("@mastra/core")
+        return core_release(self.implementation, self.version, self.run)
+
+
+def core_release(implementation: str, version: str, run: dict | None) -> str | None:
+    """The @mastra/core release results judged: its own version, or the one a provider ran on (never
+    a port's own version)."""
+    if implementation == "@mastra/core":
+        return version
+    return ((run or {}).get("dependencies") or {}).get("@mastra/core")
 
 
 def load_results(path: str | Path) -> Results:
@@ -88,6 +95,16 @@ _TMP_BASE = re.compile(r"/(?:[^/\"\\\s]+/)*wsconf-[^/\"\\\s]+")
 _ISO = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
 _TOOL_CALL = re.compile(r"\b(call|tool-call|toolCall)[-_]?\d+\b")
 _PID = re.compile(r"\b(PID:? ?|pid[\"']?: ?[\"']?)\d+")
+_EPOCH_MS = re.compile(r"(?<![\d.])1\d{12}(?![\d.])")  # Date.now(): 13 digits, 2001 to 2286
+_UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
+# A random name's part (ws_mxb8duoq_1fv75c_search): letters and digits mixed, after - or _; and a local
+# mount's marker, named by the hash of its (temporary) path in base 36, whatever its letters
+_RANDOM_ID = re.compile(r"(?<=[-_])(?=[a-z]*[0-9])(?=[0-9]*[a-z])[a-z0-9]{6,}(?![a-zA-Z0-9])"
+                        r"|(?<=\.mastra-mounts/mount-)[a-z0-9]+")
+# Keys whose numbers are the clock's or the machine's, whatever the case (executionTimeMs, a chunk's
+# timestamp, the sandbox's memoryMB): never a behaviour.
+_CLOCK_KEYS = {"pid": "pid", "toolCallId": "n", "executionTimeMs": "ms", "timestamp": "ms", "duration": "ms",
+               "durationMs": "ms", "startedAt": "ms", "endedAt": "ms", "memoryMB": "machine", "cpuCores": "machine"}
 
 
 def _normal_text(text: str) -> str:
@@ -95,29 +112,58 @@ def _normal_text(text: str) -> str:
     text = _TMP_BASE.sub("{{base}}", text)
     text = _ISO.sub("{{iso_time}}", text)
     text = _TOOL_CALL.sub(r"\1-{{n}}", text)
+    text = _EPOCH_MS.sub("{{epoch_ms}}", text)
+    text = _UUID.sub("{{uuid}}", text)
+    text = _RANDOM_ID.sub("{{id}}", text)
     return _PID.sub(r"\1{{pid}}", text)
 
 
 def normalise(value, _key: str | None = None):
     """A step's output with what varies by construction replaced by a name: the case's temporary
-    folders, ISO times, process ids (in text, and a number under a `pid` key), tool-call counters.
-    Two runs of one release compare equal."""
+    folders, ISO times, epoch milliseconds, UUIDs, random parts of names (mount-n2bsjn), process ids
+    (in text, and under a `pid` key), tool-call counters, and the numbers under the clock's and the
+    machine's keys (executionTimeMs, timestamp, memoryMB ...). Two runs of one release compare equal."""
     if isinstance(value, str):
+        if _key in _CLOCK_KEYS and value.isdigit():  # a pid given as a string
+            return "{{" + _CLOCK_KEYS[_key] + "}}"
         return _normal_text(value)
     if isinstance(value, dict):
         return {_normal_text(k): normalise(v, k) for k, v in value.items()}
     if isinstance(value, list):
         return [normalise(v) for v in value]
-    if _key in ("pid", "toolCallId") and isinstance(value, int) and not isinstance(value, bool):
-        return "{{" + ("pid" if _key == "pid" else "n") + "}}"
+    if _key in _CLOCK_KEYS and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return "{{" + _CLOCK_KEYS[_key] + "}}"
+    if isinstance(value, int) and not isinstance(value, bool) and _EPOCH_MS.fullmatch(str(value)):
+        return "{{epoch_ms}}"
     return value
 
 
+def _masked(expected, actual):
+    """`actual` with every part its expectation names by a pattern placeholder ({{int}}, {{pid}},
+    {{epoch_ms}} ...) and matches written as that placeholder: what the case says may vary."""
+    if isinstance(expected, str) and has_pattern(expected):
+        if isinstance(actual, (str, int, float)) and not isinstance(actual, bool):
+            folders_named = _TMP_BASE.sub("{{base}}", _TMP.sub(r"{{\1}}", str(actual)))  # as {{root}} is written
+            if matches(expected, folders_named, {}):
+                return expected
+        return actual
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        return {k: _masked(expected.get(k), v) for k, v in actual.items()}
+    if isinstance(expected, list) and isinstance(actual, list):
+        return [_masked(expected[i] if i < len(expected) else None, v) for i, v in enumerate(actual)]
+    return actual
+
+
 def outputs(record: dict | None) -> list[dict]:
-    """What the implementation answered, step by step, made comparable."""
+    """What the implementation answered, step by step, made comparable across releases: in the words
+    of the step's expectation (in_expect_terms: only what the verdict compares), the parts the
+    expectation names as variable masked, then normalised (folders, times, pids). Two releases whose
+    outputs differ here differ in a pinned behaviour, never in their clocks."""
     if not record:
         return []
-    return [{"step": s.get("id"), "actual": normalise(s.get("actual"))} for s in record.get("steps") or []]
+    return [{"step": s.get("id"),
+             "actual": normalise(_masked(s.get("expected"), in_expect_terms(s.get("expected"), s.get("actual"))))}
+            for s in record.get("steps") or []]
 
 
 def in_expect_terms(expected, actual):

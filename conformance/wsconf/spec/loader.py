@@ -91,9 +91,10 @@ class Case:
                         called.append(tool_id)
         return tuple(called)
 
-    @property
+    @cached_property
     def families(self) -> tuple[str, ...]:
-        """The tool families the case counts under: each tool it calls, else its file's family."""
+        """The tool families the case counts under: each tool it calls, else its file's family (asked
+        for a million times in building the site: computed once)."""
         return tuple(family_of(t) for t in self.tools_called) or (self.tool,)
 
     @property
