@@ -296,24 +296,25 @@ def _installed_releases(count):
     from wsconf.adapters.release_install import release_dir, release_root
     from wsconf.spec.versions import key
     cached = [p.name for p in release_root().glob("*.*.*") if p.is_dir()] if release_root().is_dir() else []
-    found = []
+    found, why = [], []
     for version in sorted(cached, key=key, reverse=True):
         try:
             release_dir(version, install=False)
-        except AdapterUnavailable:  # not installed here, or not with this bridge's libraries
+        except AdapterUnavailable as exc:  # not installed here, or not with this bridge's libraries
+            why.append(str(exc))
             continue
         found.append(version)
         if len(found) == count:
             break
-    return sorted(found, key=key)
+    return sorted(found, key=key), f"{len(cached)} in {release_root()}" + (f"; first refused: {why[0]}" if why else "")
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed: the releases run through the bridge")
 def test_shards_run_as_separate_processes_merge_into_the_single_run(tmp_path):
-    versions = _installed_releases(2)
+    versions, seen = _installed_releases(2)
     if len(versions) < 2:
         pytest.skip("fewer than two @mastra/core releases installed in the release cache with this bridge's "
-                    "libraries (wsconf run --adapter mastra@1.70.0 installs one)")
+                    f"libraries (wsconf run --adapter mastra@1.70.0 installs one): {seen}")
     spec = load_spec()
     ids = [c.id for c in spec.cases if c.id.startswith(("read_file.binary.", "write_file.basics."))][:10]
     (tmp_path / "ids.txt").write_text("".join(f"{i}\n" for i in ids))
