@@ -10,14 +10,17 @@ from pathlib import Path
 
 import pytest
 
+from wsconf.isolation.confine import why_not
+
 REPO = Path(__file__).resolve().parents[1]
 SPEC = REPO / "spec"
 BRIDGE = REPO / "tools" / "mastra-bridge"
 
 
-# The hermetic mode runs an implementation under bwrap; without bwrap its tests skip saying so (CI installs it).
-NO_BWRAP = "bwrap is not installed (apt-get install bubblewrap): hermetic mode cannot run here"
-needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason=NO_BWRAP)
+# Confinement runs an implementation under bwrap; where it cannot (no bwrap, a kernel that refuses
+# its namespaces) the tests of the confined mode skip saying why (CI installs bwrap).
+CANNOT_CONFINE = "cannot confine here: "
+needs_confinement = pytest.mark.skipif(why_not() is not None, reason=f"{CANNOT_CONFINE}{why_not()}")
 
 
 def path_without(program: str, folder: Path) -> str:
@@ -61,6 +64,31 @@ def run_suite(tmp_path: Path, adapter: str, *extra: str, spec: Path = SPEC,
         capture_output=True, text=True, cwd=REPO, timeout=600, env={**os.environ, "TMPDIR": str(tmp)})
     records = load_results(results) if results.exists() else []
     return proc.returncode, records, proc.stdout + proc.stderr
+
+
+def read_file_cases(paths: dict[str, str]) -> str:
+    """A cases file of read_file.t.<name> cases, each reading its path once and expecting "fine" (the
+    fakes' answer to everything they do not misbehave on)."""
+    return "tool: read_file\ncases:\n" + "".join(f'''  - id: read_file.t.{name}
+    title: {name}
+    claims: [tools.inventory.id_prefix]
+    needs: [filesystem]
+    steps:
+      - id: s1
+        tool: mastra_workspace_read_file
+        args: {{path: {path}}}
+        expect: {{text: fine}}
+''' for name, path in paths.items())
+
+
+def results_file(path: Path, records: list[dict], run: dict | None = None) -> Path:
+    """A results file as a run of the harness ends it: its records, then the end line with their
+    counts and the sha256 of the lines before (what `wsconf report`, `compare` and `findings` check)."""
+    from collections import Counter
+
+    from wsconf.results.journal import write_results
+    write_results(path, run, records, {"counts": dict(Counter(r["outcome"] for r in records)), "cases": len(records)})
+    return path
 
 
 def processes_in(folder: Path) -> list[str]:

@@ -10,17 +10,22 @@ from conftest import bridge_missing_reason
 from wsconf.adapters.registry import load_adapter
 from wsconf.adapters.reference import ReferenceAdapter
 from wsconf.adapters.subprocess import SubprocessAdapter
+from wsconf.isolation.tree import make_tree
 
 
 def check(adapter):
     try:
         assert "filesystem" in adapter.capabilities
-        import tempfile
-        with tempfile.TemporaryDirectory() as tmp:
-            session = adapter.open(tmp, tmp, tmp, {})
+        # a case's folder: the one place a confined implementation may work in
+        tree = make_tree()
+        tree.lay_out({})
+        try:
+            session = adapter.open(str(tree.root), str(tree.outside), str(tree.home), {})
             assert session.call("mastra_workspace_read_file", {"path": "x.txt"}) == {
                 "kind": "error", "message": "File not found: x.txt", "code": "ENOENT", "name": "FileNotFoundError"}
             session.close()
+        finally:
+            tree.remove()
     finally:
         adapter.close()
 

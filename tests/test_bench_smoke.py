@@ -191,3 +191,17 @@ def test_the_site_bench_states_the_target_from_its_samples_and_keeps_its_section
     xfail.write_section(doc, text, site.MARKERS)
     report.write_document(doc, "# Benchmarks\n\nnew body")  # the whole document again keeps the site's section
     assert doc.read_text() == "# Benchmarks\n\nnew body\n\n" + text
+
+
+def test_the_whole_document_written_again_keeps_every_marked_section(tmp_path):
+    """Sections written by the other tools or by hand from their runs (between <!-- NAME:start -->
+    and <!-- NAME:end -->) stay, in their order; a section the new text holds is not doubled."""
+    from tools.bench import report
+    judge = "<!-- judge:start -->\n## The judge\n\n| a | b |\n<!-- judge:end -->"
+    site = "<!-- site:start -->\n## The site\n<!-- site:end -->"
+    doc = tmp_path / "BENCHMARKS.md"
+    doc.write_text(f"# old\n\nold body\n\n{judge}\n\nprose between\n\n{site}\n")
+    report.write_document(doc, "# Benchmarks\n\nnew body")
+    assert doc.read_text() == f"# Benchmarks\n\nnew body\n\n{judge}\n\n{site}\n"
+    report.write_document(doc, f"# Benchmarks\n\n{site}\n")
+    assert doc.read_text() == f"# Benchmarks\n\n{site}\n\n{judge}\n"

@@ -60,3 +60,15 @@ def test_asking_for_calls_without_a_second_implementation_fails_saying_why():
     assert proc.returncode == 1, proc.stdout[-2000:]
     assert ("differential fuzzer: 0 calls run, 52 asked for (it needs a second implementation: --compare)"
             in proc.stdout), proc.stdout[-2000:]
+
+
+def test_a_value_cut_after_a_pid_reads_the_same_whatever_the_pids_width():
+    """A confined implementation's pids are its own pid namespace's (3), the reference's the
+    machine's (123456): the message cutting "{pid}xxxx..." after 20 characters shows more x after
+    the narrower one. Both are read as if the pid were 7 digits wide."""
+    def named(pid: str) -> str:
+        out = Outcome(ROOT, ROOT.replace("root", "outside"), "/tmp/home")
+        out.record({"kind": "text", "value": f"Started background process (PID: {pid})"})
+        out.record({"kind": "error", "message": "got " + (pid + "x" * 40)[:20] + "... (truncated)"})
+        return json.loads(out.answers[1])["message"]
+    assert named("3") == named("123456") == named("1234567") == "got {{pid}}" + "x" * 13 + "... (truncated)"

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import results_file
+
 from wsconf.adapters.reference import ReferenceAdapter
 from wsconf.isolation.root_state import differences, entry_matches, observe
 from wsconf.judge.harm import abstract, edit_shape, output_harm
@@ -246,9 +248,8 @@ def test_groups_are_ranked_by_harm_then_size_and_every_failure_is_in_one(tmp_pat
 
 
 def test_wsconf_findings_reads_a_results_file(tmp_path, monkeypatch):
-    path = tmp_path / "r.jsonl"
-    path.write_text(json.dumps({"run": {"implementation": "buggy-fs", "version": "0.0.1", "adapter": "buggy"}}) + "\n"
-                    + "".join(json.dumps(r) + "\n" for r in _records(tmp_path, monkeypatch)))
+    path = results_file(tmp_path / "r.jsonl", _records(tmp_path, monkeypatch),
+                        {"implementation": "buggy-fs", "version": "0.0.1", "adapter": "buggy"})
     md = subprocess.run([sys.executable, "-m", "wsconf.cli", "findings", str(path), "--top", "1"],
                         capture_output=True, text=True, check=True).stdout
     assert md.splitlines()[4:9] == ["| # | harm | group | cases |", "| ---: | --- | --- | ---: |",

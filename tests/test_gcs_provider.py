@@ -60,17 +60,19 @@ def test_the_server_context_manager_answers_then_stops():
 def test_the_bridge_reaches_the_server_with_storage_emulator_host_set(monkeypatch, tmp_path):
     # The client would take the variable as its base URL and miss every request: it is unset.
     from wsconf.adapters.gcs import GcsAdapter
+    from wsconf.isolation.tree import make_tree
 
     monkeypatch.setenv("STORAGE_EMULATOR_HOST", "http://127.0.0.1:9")
-    for name in ("root", "outside", "home"):
-        (tmp_path / name).mkdir()
     adapter = GcsAdapter(timeout=30)
+    tree = make_tree()  # a case's folder: where a confined implementation may work
+    tree.lay_out({})
     try:
-        session = adapter.open(str(tmp_path / "root"), str(tmp_path / "outside"), str(tmp_path / "home"), {})
+        session = adapter.open(str(tree.root), str(tree.outside), str(tree.home), {})
         result = session.call("mastra_workspace_write_file", {"path": "a.txt", "content": "hi"})
         assert result == {"kind": "text", "value": "Wrote 2 bytes to a.txt", "model": None}
-        assert (tmp_path / "root" / "a.txt").read_text() == "hi"  # pulled back into the mirror
+        assert (tree.root / "a.txt").read_text() == "hi"  # pulled back into the mirror
         session.close()
     finally:
         adapter.close()
+        tree.remove()
     assert not server_alive(adapter.server.proc.pid, MARKER)

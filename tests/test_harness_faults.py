@@ -13,16 +13,20 @@ from pathlib import Path
 
 import pytest
 
-from conftest import needs_bwrap
+from conftest import needs_confinement
 from wsconf.isolation import reaper
 from wsconf.adapters.base import Adapter, Session
 from wsconf.adapters.reference import ReferenceAdapter
 from wsconf.adapters.subprocess import SubprocessAdapter
 from wsconf.judge.runner import ERROR, FAILED, PASSED, UNSUPPORTED, run_case
 from wsconf.spec import Case
+from wsconf.isolation.confine import choose
 from wsconf.isolation.tree import run_dir
 
 FAKE = Path(__file__).parent / "fakes" / "hostile_adapter.py"
+# These tests check what the harness sees of an implementation it only watches (the way it runs
+# where bwrap or the kernel do not allow confinement); the confined default has tests of its own.
+WATCHED = choose("off")
 CALL = "s1 (mastra_workspace_read_file)"
 
 
@@ -60,8 +64,11 @@ def test_a_passing_call_passes():
 def test_an_adapter_that_raises_is_an_error_naming_the_case_and_call():
     def boom(adapter, args):
         raise RuntimeError("kaput")
-    with pytest.raises(RuntimeError):
-        run_case(case(), FakeAdapter(boom))  # a Python bug in an adapter is not hidden ...
+    result = run_case(case(), FakeAdapter(boom))  # recorded as the case's error, never lost
+    assert result.outcome == ERROR
+    assert re.fullmatch(r"adapter fault in case t\.case, call s1 \(mastra_workspace_read_file\): its answer could "
+                        r"not be judged: RuntimeError: kaput \(at .*/tests/test_harness_faults\.py:\d+ in boom\)",
+                        result.message), result.message
 
 
 def test_garbage_results_fail_with_a_readable_account():
@@ -124,9 +131,10 @@ def pids(tmp_path, monkeypatch):
     return lambda: [int(line) for line in path.read_text().split()]
 
 
-def three_cases(mode, arg="", timeout=5.0, bad=None, **adapter_options):
+def three_cases(mode, arg="", timeout=5.0, bad=None, confinement=WATCHED, **adapter_options):
     """first (a.txt), bad (bad.txt, the misbehaving call), third (a.txt), on one adapter."""
-    adapter = SubprocessAdapter([sys.executable, str(FAKE), mode, arg], timeout=timeout, **adapter_options)
+    adapter = SubprocessAdapter([sys.executable, str(FAKE), mode, arg], timeout=timeout, confinement=confinement,
+                                **adapter_options)
     try:
         return [run_case(case(case_id=f"t.{name}", path=path, **(bad or {}) if name == "bad" else {}), adapter)
                 for name, path in (("first", "a.txt"), ("bad", "bad.txt"), ("third", "a.txt"))]
@@ -255,7 +263,7 @@ def test_the_same_leak_in_two_cases_fails_both_and_is_removed(mode, name, pids):
     """A file a case leaves in the implementation's HOME or TMPDIR is removed after its failure:
     otherwise a later case making the same file would change nothing and pass, and which case
     fails would depend on the order of the run."""
-    adapter = SubprocessAdapter([sys.executable, str(FAKE), mode, ""], timeout=5.0)
+    adapter = SubprocessAdapter([sys.executable, str(FAKE), mode, ""], timeout=5.0, confinement=WATCHED)
     try:
         results = [run_case(case(case_id=f"t.{n}", path="bad.txt"), adapter) for n in ("one", "two")]
     finally:
@@ -283,19 +291,21 @@ def test_a_late_write_into_an_ended_case_folder_names_that_case(pids):
 
 
 @pytest.fixture
-def hermetic_pids(monkeypatch):
-    """The fake's pid file where bwrap lets it write: the run folder's TMPDIR."""
+def confined_pids(monkeypatch):
+    """The fake's pid file where a confined one can write: the run folder's TMPDIR (the pids in
+    it are the fake's own, in its pid namespace)."""
     path = run_dir() / "tmp" / "fake.pids"
     path.touch()
+    path.chmod(0o666)  # the confined fake runs as a uid of its own
     monkeypatch.setenv("WSCONF_FAKE_PIDS", str(path))
     yield lambda: [int(line) for line in path.read_text().split()]
     path.unlink()
 
 
-@needs_bwrap
-def test_hermetic_mode_makes_a_write_outside_the_case_folders_fail_loudly(hermetic_pids):
-    results = three_cases("write_slash_tmp", hermetic=True)
-    target = f"/tmp/wsconf-fake-escaped-{hermetic_pids()[0]}.txt"
+@needs_confinement
+def test_confined_mode_makes_a_write_outside_the_case_folders_fail_loudly(confined_pids):
+    results = three_cases("write_slash_tmp", confinement=choose("auto"))
+    target = f"/tmp/wsconf-fake-escaped-{confined_pids()[0]}.txt"
     assert not os.path.exists(target)
     assert outcomes(results)[::2] == around(PASSED, "")[::2]
     assert results[1].message.splitlines()[:6] == [
@@ -303,10 +313,10 @@ def test_hermetic_mode_makes_a_write_outside_the_case_folders_fail_loudly(hermet
         "--- actual ---", f"[Errno 30] Read-only file system: '{target}'  ⏎̸ (no final newline)", "--- diff ---"]
 
 
-@needs_bwrap
-def test_hermetic_mode_still_sees_writes_inside_the_watched_folders(hermetic_pids):
+@needs_confinement
+def test_confined_mode_still_sees_writes_inside_the_watched_folders(confined_pids):
     try:
-        results = three_cases("write_home", hermetic=True)
+        results = three_cases("write_home", confinement=choose("auto"))
     finally:
         (run_dir() / "home" / "escaped.txt").unlink(missing_ok=True)
     assert outcomes(results) == around(FAILED, f"touched files outside the workspace: {run_dir()}/home/escaped.txt")
@@ -350,8 +360,16 @@ def test_lines_printed_unasked_are_a_fault_and_never_pile_up(pids):
         {"id": "s1", "tool": "mastra_workspace_read_file", "args": {"path": "bad.txt"}, "expect": {"text": "fine"}},
         {"id": "wait", "host": {"sleep_ms": 1000}}]})
     assert outcomes(results) == around(ERROR, "adapter fault in case t.bad, call close: adapter printed a line "
-                                              f"that is not JSON during 'close': {'x' * 200!r}")
+                                              f"after its answer to 'call', unasked (before 'close'): {'x' * 200!r}")
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak < 100 * 1024  # KB
+
+
+def test_a_log_line_after_an_answer_is_the_fault_of_its_own_case(pids):
+    """Printed on stdout after an answer, unasked: the case it came in fails, named so; the next
+    case gets a fresh process and is not blamed."""
+    results = three_cases("log_after")
+    assert outcomes(results) == around(ERROR, "adapter fault in case t.bad, call close: adapter printed a line "
+                                              "after its answer to 'call', unasked (before 'close'): 'a log line'")
 
 
 def test_a_huge_result_is_reported_truncated_and_kept_whole_in_a_file(pids, tmp_path):
@@ -388,6 +406,8 @@ def test_smoke_ends_when_the_implementation_closes_its_stdout(pids, monkeypatch)
     from wsconf.port.smoke import SMOKE_TAG, smoke
     from wsconf.spec import load_spec
     monkeypatch.setenv("WSCONF_FAKE_BAD", "*")  # every call misbehaves
+    import wsconf.adapters.subprocess as protocol_adapter
+    monkeypatch.setattr(protocol_adapter, "default_confinement", lambda: WATCHED)  # the pid file is outside
     command = f"cmd:{sys.executable} {FAKE} closed_stdout"
     lines: list[str] = []
     assert smoke(command, 5, out=lines.append) == 1
@@ -417,7 +437,17 @@ def test_a_hello_whose_runtime_dir_is_not_a_string_is_refused_by_name(tmp_path):
     port.write_text("import json, sys\n"
                     "rid = json.loads(sys.stdin.readline())['id']\n"
                     "print(json.dumps({'id': rid, 'ok': True, 'result': {'protocol': 1, 'implementation': 'p',"
-                    " 'capabilities': [], 'runtimeDir': 5}}), flush=True)\n"
+                    " 'version': '1', 'capabilities': [], 'runtimeDir': 5}}), flush=True)\n"
                     "sys.stdin.read()\n")
-    with pytest.raises(AdapterUnavailable, match=r"hello: `runtimeDir` must be a string \(a folder\), got 5"):
+    with pytest.raises(AdapterUnavailable, match=r"hello: `runtimeDir` must be a string \(a folder\), got the number 5"):
         SubprocessAdapter([sys.executable, str(port)], timeout=10)
+
+
+@pytest.mark.parametrize("options, said", [("all", "the string 'all'"), ({"readOnly": "yes"}, "an object with 'readOnly'"),
+                                           ([True], "a list of 1")])
+def test_a_hello_whose_filesystem_options_have_the_wrong_shape_is_refused_by_name(options, said):
+    from wsconf.adapters.answers import hello_problem
+    hello = {"protocol": 1, "implementation": "p", "version": "1", "capabilities": [], "filesystemOptions": options}
+    assert hello_problem(hello) == ("hello: `filesystemOptions` must be an object of option: true or a list of values, "
+                                    f"got {said}")
+    assert hello_problem({**hello, "filesystemOptions": {"readOnly": True, "contained": [True, False]}}) is None

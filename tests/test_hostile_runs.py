@@ -15,19 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, needs_bwrap
+from conftest import REPO, needs_confinement, read_file_cases
 from test_harness_faults import FAKE, alive
 
-CASES = "tool: read_file\ncases:\n" + "".join(f'''  - id: read_file.t.{name}
-    title: {name}
-    claims: [tools.inventory.id_prefix]
-    needs: [filesystem]
-    steps:
-      - id: s1
-        tool: mastra_workspace_read_file
-        args: {{path: {path}}}
-        expect: {{text: fine}}
-''' for name, path in (("first", "a.txt"), ("bad", "bad.txt"), ("third", "a.txt")))
+CASES = read_file_cases({"first": "a.txt", "bad": "bad.txt", "third": "a.txt"})
 CALL = "s1 (mastra_workspace_read_file)"
 # The child pytest reports its own peak resident size (not its children's: the fake's is large).
 PEAK = ("import resource, sys, pytest\ncode = pytest.main(sys.argv[2:])\n"
@@ -47,18 +38,24 @@ def suite(tmp_path, mini_spec, monkeypatch):
     class Suite:
         results, junit, peak = tmp_path / "r.jsonl", tmp_path / "r.xml", tmp_path / "peak"
 
-        def argv(self, mode, arg="", *extra):
+        def argv(self, mode, arg="", *extra, confined=False):
+            # Unconfined unless asked: these runs check what the harness sees of an implementation
+            # it only watches (the fake's pid file is outside the case folders).
             return [sys.executable, "-c", PEAK, str(self.peak), str(mini_spec / "cases"), "-q", "-p", "no:cacheprovider",
                     "--wsconf-adapter", f"cmd:{sys.executable} {FAKE} {mode} {arg}", "--wsconf-results",
-                    str(self.results), "--junitxml", str(self.junit), *extra]
+                    str(self.results), "--junitxml", str(self.junit), "--wsconf-fresh", "0", *extra,
+                    *([] if confined else ["--wsconf-unconfined"])]
 
-        def run(self, mode, arg="", *extra):
-            proc = subprocess.run(self.argv(mode, arg, *extra), capture_output=True, text=True, cwd=REPO, timeout=300)
+        def run(self, mode, arg="", *extra, confined=False):
+            proc = subprocess.run(self.argv(mode, arg, *extra, confined=confined), capture_output=True, text=True,
+                                  cwd=REPO, timeout=300)
             return proc.returncode, proc.stdout + proc.stderr
 
         def records(self):
             lines = [json.loads(line) for line in self.results.read_text().splitlines()]
             assert list(lines[0]) == ["run"]  # what the run judged comes first
+            if list(lines[-1]) == ["end"]:  # and, when it ended, what it counted last
+                lines = lines[:-1]
             return [(r["id"], r["outcome"], r["message"]) for r in lines[1:]]
 
         def junit_cases(self):
@@ -157,26 +154,25 @@ def test_a_200_mb_result_keeps_the_harness_small(suite, max_line, outcome, tmp_p
     assert len(output) < 200_000 and suite.results.stat().st_size < 200_000 and suite.junit.stat().st_size < 200_000
 
 
-WATCHED = ("isolation:      watched: writes outside the root are found afterwards, not prevented "
-           "(--hermetic prevents them)")
-HERMETIC = "isolation:      hermetic (bwrap): the implementation can write only in the case folders"
+WATCHED = "confinement:    UNCONFINED: asked for (--unconfined): the implementation runs as this user, only watched"
+CONFINED = ("confinement:    confined (bwrap): own mount, pid and user namespaces; writable: the case folders only; "
+            "the spec, the expectations and the results hidden; the harness's processes out of reach")
 
 
-@pytest.mark.parametrize("hermetic", [False, pytest.param(True, marks=needs_bwrap)])
-def test_the_header_says_how_the_implementation_is_confined(suite, hermetic, monkeypatch):
-    monkeypatch.setenv("WSCONF_FAKE_PIDS", os.devnull)  # bwrap lets it write nowhere else
-    # Watched: a write in the implementation's HOME is seen afterwards. Hermetic: one in /tmp fails.
-    code, output = suite.run("write_slash_tmp" if hermetic else "write_home", "",
-                             *(["--wsconf-hermetic"] if hermetic else []))
+@pytest.mark.parametrize("confined", [False, pytest.param(True, marks=needs_confinement)])
+def test_the_header_says_how_the_implementation_is_confined(suite, confined, monkeypatch):
+    monkeypatch.setenv("WSCONF_FAKE_PIDS", os.devnull)  # confined, it may write nowhere else
+    # Watched: a write in the implementation's HOME is seen afterwards. Confined: one in /tmp fails.
+    code, output = suite.run("write_slash_tmp" if confined else "write_home", "", confined=confined)
     assert code == 1, output[-3000:]
-    shown = HERMETIC if hermetic else WATCHED
-    assert [line for line in output.splitlines() if line.startswith("isolation:")] == [shown]
+    shown = CONFINED if confined else WATCHED
+    assert [line for line in output.splitlines() if line.startswith("confinement:")] == [shown]
     run = json.loads(suite.results.read_text().splitlines()[0])["run"]
-    assert run["isolation"] == shown.removeprefix("isolation:").strip()
+    assert run["confinement"] == shown.removeprefix("confinement:").strip()
     records = suite.records()
     assert records[::2] == around("passed", "")[::2]
-    assert records[1][1] == "failed"
-    if hermetic:
+    assert records[1][1] == "failed", records[1]
+    if confined:
         assert "[Errno 30] Read-only file system: '/tmp/wsconf-fake-escaped-" in records[1][2]
     else:
         assert re.fullmatch(r"touched files outside the workspace: /\S+/wsconf-run-[^/]+/home/escaped\.txt", records[1][2])

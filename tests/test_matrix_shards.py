@@ -17,6 +17,8 @@ from test_releases import _fake_matrix, _small_spec
 from wsconf.cli import main
 from wsconf.releases import shards as sh
 from wsconf.releases.history import load_matrix
+from wsconf.results.journal import write_results
+from wsconf.results.records import load_results
 from wsconf.releases.shard_merge import merge_shards
 from wsconf.spec import load_spec
 
@@ -36,12 +38,16 @@ def matrix_files(folder: Path) -> dict[str, bytes]:
             continue
         data = path.read_bytes()
         if path.name == "results.jsonl":
+            load_results(path, require_end=True)                 # whole, its end line's sha256 true
             lines = data.decode().splitlines()
             records = [json.loads(line) for line in lines[1:]]
             for record in records:
                 for name in TIMING_IN_RECORDS:
                     record.pop(name, None)
-            data = "\n".join([lines[0]] + [json.dumps(r) for r in records]).encode()
+                record.get("end", {}).pop("sha256", None)       # of the lines, their durations included
+            header = json.loads(lines[0])
+            header["run"].pop("fresh_seed", None)                  # each run's random seed (no fresh case by id)
+            data = "\n".join([json.dumps(header)] + [json.dumps(r) for r in records]).encode()
         elif path.name == "status.json":
             status = json.loads(data)
             for name in TIMING_IN_STATUS:
@@ -96,7 +102,7 @@ def test_a_shard_is_named_i_of_n_and_durations_name_their_source(tmp_path):
         sh.load_durations([str(tmp_path)])
     results = tmp_path / "r.jsonl"
     results.write_text(json.dumps({"run": {"implementation": "@mastra/core", "version": "1.65.0"}}) + "\n"
-                       + json.dumps({"id": "a", "duration": 2.5}) + "\n")
+                       + json.dumps({"id": "a", "outcome": "passed", "duration": 2.5}) + "\n")
     assert sh.load_durations([str(results)]).pairs == {("1.65.0", "a"): 2.5}
 
 
@@ -106,7 +112,7 @@ def _durations(tmp_path, spec, seconds=100.0):
     """A results file of 1.11.0 in which every case took `seconds`: long enough that shards split releases."""
     path = tmp_path / "durations.jsonl"
     path.write_text(json.dumps({"run": {"implementation": "@mastra/core", "version": "1.11.0"}}) + "\n"
-                    + "".join(json.dumps({"id": c.id, "duration": seconds}) + "\n" for c in spec.cases))
+                    + "".join(json.dumps({"id": c.id, "outcome": "passed", "duration": seconds}) + "\n" for c in spec.cases))
     return [str(path)]
 
 
@@ -194,7 +200,7 @@ def test_the_merge_refuses_shards_that_do_not_make_one_run_naming_the_file(tmp_p
     results = three / version / "results.jsonl"
     kept = results.read_text()
     results.write_text(kept[: len(kept) // 2])
-    assert f"{results}: not a results file (JSONDecodeError" in _refusal([one, two, three], out, spec)
+    assert f"{results}: not a results file ({results}:" in _refusal([one, two, three], out, spec)
     results.write_text(kept)
     keys = (three / version / "keys.json").read_text()
     (three / version / "keys.json").write_text('{"fingerprint":\n')
@@ -229,11 +235,10 @@ def test_a_kept_actual_moves_with_its_record_into_the_merged_matrix(tmp_path, mo
     outputs.mkdir()
     (outputs / "big.read.json").write_text('"a huge actual"')
     results = folders[1] / version / "results.jsonl"
-    lines = results.read_text().splitlines()
-    record = json.loads(lines[1])
-    assert record["id"] == ids[0]
+    written = load_results(results, require_end=True)
+    record = written.records[ids[0]]
     record["steps"] = [{"id": "read", "actual_sha256": "0" * 64, "actual_file": str(outputs / "big.read.json")}]
-    results.write_text("\n".join([lines[0], json.dumps(record), *lines[2:]]) + "\n")
+    write_results(results, written.run, written.records.values(), {"counts": {"passed": len(written.records)}})
     out = tmp_path / "merged"
     merge_shards(folders, out, spec)
     merged = load_matrix(out)[version].records[ids[0]]

@@ -6,13 +6,12 @@ suite uses), so a port that adds native methods can be held to it the same way."
 from __future__ import annotations
 
 import random
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
 
 from wsconf.adapters.registry import load_adapter
+from wsconf.isolation.tree import make_tree as case_tree
 
 NAMES = ["a.txt", "b.md", "c.ts", ".hidden.txt", "img.png", "notes", "src", "lib", ".cfg", "node_modules"]
 WORDS = ["alpha", "beta", "TODO fix", "todo later", "gamma delta", "", "x = 1", "Alpha beta"]
@@ -58,11 +57,11 @@ def test_native_walk_grep_change_nothing(adapter_name):
     try:
         for seed in range(12):
             rng = random.Random(seed)
-            base = Path(tempfile.mkdtemp(prefix="wsconf-native-"))
+            tree = case_tree("wsconf-native-")  # a case's folder: where a confined implementation may work
             try:
-                root = base / "root"
-                root.mkdir()
+                root, base = tree.root, tree.base
                 make_tree(root, rng)
+                tree.hand_over(root)
                 plain = adapter.open(str(root), str(base), str(base), {})
                 native = adapter.open(str(root), str(base), str(base), {"native": {"walk": "local", "grep": "local"}})
                 try:
@@ -72,6 +71,6 @@ def test_native_walk_grep_change_nothing(adapter_name):
                     plain.close()
                     native.close()
             finally:
-                shutil.rmtree(base, ignore_errors=True)
+                tree.remove()
     finally:
         adapter.close()

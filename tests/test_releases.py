@@ -7,6 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+
+from conftest import results_file
 from wsconf.cli import main
 from wsconf.judge.runner import NOT_APPLICABLE, PASSED, run_case
 from wsconf.releases.changelog import describe
@@ -90,9 +92,9 @@ def _matrix(tmp_path, cases, outcomes):
     folder = tmp_path / "matrix"
     for version, by_case in outcomes.items():
         (folder / version).mkdir(parents=True)
-        run = {"run": {"implementation": "@mastra/core", "version": version, "dependencies": {"tokenx": "1.3.0"}}}
-        lines = [json.dumps(run)] + [json.dumps(_record(cid, *by_case.get(cid, ("passed", "new")), version)) for cid in cases]
-        (folder / version / "results.jsonl").write_text("\n".join(lines) + "\n")
+        run = {"implementation": "@mastra/core", "version": version, "dependencies": {"tokenx": "1.3.0"}}
+        results_file(folder / version / "results.jsonl",
+                     [_record(cid, *by_case.get(cid, ("passed", "new")), version) for cid in cases], run)
     return folder
 
 
@@ -458,8 +460,14 @@ def test_check_judges_each_release_as_a_plain_run_with_the_ranges_applied(tmp_pa
     assert counts["1.71.0"]["xpass"] == 1 and f"xpass {a}" in unexpected["1.71.0"]  # the versioned file wins
     assert counts["1.40.0"]["xpass"] == 0 and counts["1.40.0"]["not_applicable"] == 1  # c: outside its range first
     assert counts["1.11.0"]["xpass"] == 1 and f"xpass {c}" in unexpected["1.11.0"]
+    from wsconf.results.records import ResultsError, load_results
     results = folder / "1.40.0" / "results.jsonl"
-    results.write_text("".join(l for l in results.read_text().splitlines(True) if f'"id": "{b}"' not in l))
+    kept = load_results(results)
+    edited = "".join(line for line in results.read_text().splitlines(True) if f'"id": "{b}"' not in line)
+    results.write_text(edited)
+    with pytest.raises(ResultsError, match="the file was changed after the run"):  # a record taken out by hand
+        load_matrix(folder)
+    results_file(results, [r for i, r in kept.records.items() if i != b], kept.run)  # a run that did not get to b
     assert check(ranged, load_matrix(folder))[1] == {"1.40.0": [f"not run {b}"]}  # a case without a result
 
 

@@ -1,8 +1,8 @@
 """Reports people read: the README table, the HTML page, and compare."""
 from __future__ import annotations
 
-import json
 
+from conftest import results_file
 from wsconf.cli import main
 
 RECORDS = [
@@ -18,8 +18,7 @@ RECORDS = [
 
 
 def test_markdown_table_html_page_and_readme_markers(tmp_path, capsys):
-    results = tmp_path / "r.jsonl"
-    results.write_text("\n".join(json.dumps(r) for r in RECORDS))
+    results = results_file(tmp_path / "r.jsonl", RECORDS)
     readme = tmp_path / "README.md"
     readme.write_text("before\n<!-- conformance:start -->\nold\n<!-- conformance:end -->\nafter\n")
     page = tmp_path / "report" / "index.html"
@@ -43,16 +42,12 @@ def test_compare_finds_no_difference_between_the_reference_in_process_and_over_t
 
 def test_report_merges_the_shards_of_one_run_and_refuses_a_case_counted_twice(tmp_path, capsys):
     """A CI matrix runs some tools per machine; `wsconf report` joins the shards given one label."""
-    import json
-
     import pytest
 
-    from wsconf.cli import main
     rec = {"tool": "grep", "claims": [], "implementation": "wsref", "version": "0", "message": "", "detail": "",
            "duration": 0.0, "steps": []}
-    (tmp_path / "a.jsonl").write_text("".join(json.dumps({**rec, "id": f"a{i}", "outcome": "passed"}) + "\n"
-                                              for i in range(3)))
-    (tmp_path / "b.jsonl").write_text(json.dumps({**rec, "id": "b0", "outcome": "failed"}) + "\n")
+    results_file(tmp_path / "a.jsonl", [{**rec, "id": f"a{i}", "outcome": "passed"} for i in range(3)])
+    results_file(tmp_path / "b.jsonl", [{**rec, "id": "b0", "outcome": "failed"}])
     assert main(["report", f"wsref={tmp_path / 'a.jsonl'}", f"wsref={tmp_path / 'b.jsonl'}"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| wsref")]
     assert rows == ["| wsref | 4 | 3 | 1 | 0 | 0 | [wsref.yaml](conformance/expectations/wsref.yaml) |"]
@@ -148,3 +143,22 @@ def test_the_html_report_diffs_a_result_in_the_words_of_its_expectation_and_grey
         '-  "error_code": "ENOENT"', '+  "error_code": "EACCES"']
     assert '<tr><td>grep</td><td class="na">0/29 · 29 unsupported</td></tr>' in page
     assert '<tr><td>read_file</td><td class="bad">0/1 · 1 failed</td></tr>' in page
+
+
+def test_the_site_leaves_out_a_results_file_changed_after_the_run(tmp_path, capsys):
+    """The site reads results through their digest: the end line vouches for the lines before it, as
+    for report, compare and findings; a changed file is named and left out, the site goes on."""
+    import json
+    good = results_file(tmp_path / "good.jsonl", RECORDS)
+    changed = results_file(tmp_path / "changed.jsonl", RECORDS)
+    changed.write_text(changed.read_text().replace('"outcome": "failed"', '"outcome": "passed"', 1))
+    appended = results_file(tmp_path / "appended.jsonl", RECORDS)
+    lines = len(appended.read_text().splitlines())  # the end line is the last
+    appended.write_text(appended.read_text() + json.dumps(RECORDS[0]) + "\n")
+    assert main(["site", str(good), str(changed), str(appended), "--no-matrix", "-o", str(tmp_path / "site")]) == 0
+    left_out = [line for line in capsys.readouterr().err.splitlines() if line.endswith("left out")]
+    assert left_out == [
+        f"wsconf site: {changed}: not a results file ({changed}:{lines}: the sha256 in the end line does not match "
+        "the lines before it: the file was changed after the run); left out",
+        f"wsconf site: {appended}: not a results file ({appended}:{lines + 1}: a line after the end line: the file "
+        "was changed after the run); left out"]

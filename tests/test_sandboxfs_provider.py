@@ -49,12 +49,27 @@ def test_the_sandboxfs_provider_has_no_unexpected_results(tmp_path):
     assert found[1].title == "any call | root: lost file"  # the stale-write check that never fires
 
 
-def _session(adapter_class, tmp_path, workspace):
-    for name in ("root", "outside", "home"):
-        (tmp_path / name).mkdir(exist_ok=True)
+@pytest.fixture
+def trees():
+    """Makes a case's folder, where a confined implementation may work (it reaches nothing else):
+    after the adapter starts, which names the uid the folder is handed to."""
+    from wsconf.isolation.tree import make_tree
+    made = []
+
+    def tree():
+        made.append(make_tree())
+        made[-1].lay_out({})
+        return made[-1]
+    yield tree
+    for one in made:
+        one.remove()
+
+
+def _session(adapter_class, trees, workspace):
     adapter = adapter_class(timeout=30)
-    session = adapter.open(str(tmp_path / "root"), str(tmp_path / "outside"), str(tmp_path / "home"), workspace)
-    return adapter, session
+    tree = trees()
+    session = adapter.open(str(tree.root), str(tree.outside), str(tree.home), workspace)
+    return adapter, session, tree
 
 
 @needs_bridge
@@ -74,16 +89,16 @@ def test_hello_names_the_sdk_and_the_core_it_runs_on_and_the_options_it_honours(
 
 
 @needs_bridge
-def test_the_filesystem_shares_the_cases_sandbox_and_a_private_one_is_not_the_workspaces(tmp_path):
+def test_the_filesystem_shares_the_cases_sandbox_and_a_private_one_is_not_the_workspaces(trees):
     from wsconf.adapters.sandboxfs import SandboxFsAdapter
 
-    adapter, session = _session(SandboxFsAdapter, tmp_path, {"sandbox": {}})
+    adapter, session, tree = _session(SandboxFsAdapter, trees, {"sandbox": {}})
     try:
         info = session.fs("getInfo", [])["value"]
         sandbox = session.workspace("sandbox.id", [])["value"]
-        assert info["metadata"] == {"basePath": str(tmp_path / "root"), "sandboxId": sandbox}
+        assert info["metadata"] == {"basePath": str(tree.root), "sandboxId": sandbox}
         session.close()
-        session = adapter.open(str(tmp_path / "root"), str(tmp_path / "outside"), str(tmp_path / "home"), {})
+        session = adapter.open(str(tree.root), str(tree.outside), str(tree.home), {})
         # without a sandbox in the case, the workspace has none (no sandbox tools) ...
         assert session.workspace("sandbox", [])["value"] is None
         names = [t["name"] for t in session.tools()]
@@ -91,23 +106,21 @@ def test_the_filesystem_shares_the_cases_sandbox_and_a_private_one_is_not_the_wo
         # ... while the filesystem works through its own
         # (fs.writeFile: the write_file tool cannot create a file here, FINDINGS.md)
         assert session.fs("writeFile", ["a.txt", "hi"]) == {"kind": "value", "value": None, "model": None}
-        assert (tmp_path / "root" / "a.txt").read_text() == "hi"
+        assert (tree.root / "a.txt").read_text() == "hi"
         session.close()
     finally:
         adapter.close()
 
 
 @needs_bridge
-def test_an_option_without_an_equivalent_is_a_fault_naming_it_not_dropped(tmp_path):
+def test_an_option_without_an_equivalent_is_a_fault_naming_it_not_dropped(trees):
     from wsconf.adapters.sandboxfs import SandboxFsAdapter
 
     adapter = SandboxFsAdapter(timeout=30)
     try:
-        for name in ("root", "outside", "home"):
-            (tmp_path / name).mkdir()
+        tree = trees()
         with pytest.raises(AdapterFault, match="cannot honour the filesystem option readOnly: true"):
-            adapter.open(str(tmp_path / "root"), str(tmp_path / "outside"), str(tmp_path / "home"),
-                         {"filesystem": {"readOnly": True}})
+            adapter.open(str(tree.root), str(tree.outside), str(tree.home), {"filesystem": {"readOnly": True}})
     finally:
         adapter.close()
 
@@ -208,10 +221,10 @@ def test_the_bridge_vendor_pin_is_the_registrys_integrity_of_code_sdk_1_0_1():
 
 
 @needs_bridge
-def test_mastra_code_renames_the_tools_and_the_cases_ids_reach_them(tmp_path):
+def test_mastra_code_renames_the_tools_and_the_cases_ids_reach_them(trees):
     from wsconf.adapters.sandboxfs import MastraCodeAdapter
 
-    adapter, session = _session(MastraCodeAdapter, tmp_path, {
+    adapter, session, tree = _session(MastraCodeAdapter, trees, {
         "tools": {"mastra_workspace_grep": {"name": "my_grep"}, "mastra_workspace_read_file": {"maxOutputTokens": 5}}})
     try:
         assert (adapter.name, adapter.dependencies["@mastra/code-sdk"]) == ("Mastra Code", "1.0.1")
@@ -219,7 +232,7 @@ def test_mastra_code_renames_the_tools_and_the_cases_ids_reach_them(tmp_path):
         # Mastra Code's names, the case's own rename winning over them
         assert names[:4] == ["view", "write_file", "string_replace_lsp", "find_files"] and "my_grep" in names
         assert "search_content" not in names
-        (tmp_path / "root" / "a.txt").write_text("one two three four five six seven eight nine ten\n" * 20)
+        (tree.root / "a.txt").write_text("one two three four five six seven eight nine ten\n" * 20)
         result = session.call("mastra_workspace_read_file", {"path": "a.txt"})  # the case's id reaches `view`
         assert result["kind"] == "text" and "truncated" in result["value"]  # with the case's own maxOutputTokens
         session.close()

@@ -4,6 +4,7 @@ Every figure here comes from the run; the prose around them says what was measur
 read it, and each target's "what limits it" is worked out from the same numbers."""
 from __future__ import annotations
 
+import re
 import statistics
 from pathlib import Path
 
@@ -29,19 +30,20 @@ def _s(x):
     return f"{x:.1f} s" if x >= 10 else (f"{x:.2f} s" if x >= 1 else f"{x * 1000:.0f} ms")
 
 
+SECTION = re.compile(r"<!-- ([a-z-]+):start -->.*?<!-- \1:end -->", re.S)
+
+
 def _status(ok):
     return "—" if ok is None else ("**met**" if ok else "**missed**")
 
 
 def write_document(path: Path, text: str) -> None:
-    """BENCHMARKS.md written whole, keeping the sections tools/bench/xfail.py, site.py and matrix.py wrote into it."""
-    from . import matrix, site, xfail
+    """BENCHMARKS.md written whole, keeping every section another tool wrote into it between its
+    markers (<!-- NAME:start --> ... <!-- NAME:end -->: tools/bench/xfail.py, site.py, confinement.py,
+    and the measurements written by hand)."""
     old = path.read_text(encoding="utf-8") if path.exists() else ""
-    path.write_text(text + "\n", encoding="utf-8")
-    for markers in (xfail.MARKERS, site.MARKERS, matrix.MARKERS):
-        if markers[0] in old and markers[1] in old:
-            kept = markers[0] + old.split(markers[0], 1)[1].split(markers[1], 1)[0] + markers[1] + "\n"
-            xfail.write_section(path, kept, markers)
+    kept = [m.group(0) for m in SECTION.finditer(old) if f"<!-- {m.group(1)}:start -->" not in text]
+    path.write_text("\n\n".join([text.rstrip("\n"), *kept]) + "\n", encoding="utf-8")
 
 
 def document(data: dict, workloads_table: str, command: str) -> str:
@@ -49,9 +51,9 @@ def document(data: dict, workloads_table: str, command: str) -> str:
     suite = data.get("suite") or {}
     runs = suite.get("runs", {})
     out = ["# Benchmarks: wsref, @mastra/core 1.71.0, GNU grep, the suite and the tests", "",
-           "Written whole by one command, from one run (nothing here is edited by hand; the section on expected "
-           "failures at the end by `python -m tools.bench.xfail --write BENCHMARKS.md`, kept when the rest is "
-           "written again):", "",
+           "Written whole by one command, from one run (nothing here is edited by hand; the sections at the end "
+           "between `<!-- NAME:start -->` and `<!-- NAME:end -->` are written by the other tools of tools/bench, "
+           "or by hand from their side-by-side runs, and kept when the rest is written again):", "",
            "```sh", "make setup", command, "```", "",
            "`tools/bench/README.md` says how each figure is measured. Every figure is a median over rounds; "
            "every ratio is the median over rounds of the ratio of two runs made next to each other in the "

@@ -32,16 +32,21 @@ def _children_cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
-def run_suite(adapter: str, workers: int | None, tools=(), scratch: Path | None = None) -> dict:
-    """One suite run: {seconds, cpu, bridge_cpu, outcome, durations: {case id: s}, tools: {id: tool}}."""
+def run_suite(adapter: str, workers: int | None, tools=(), scratch: Path | None = None, extra=None,
+              wrap_bridge: bool = True) -> dict:
+    """One suite run: {seconds, cpu, bridge_cpu, outcome, durations: {case id: s}, tools: {id: tool}}.
+    extra: the pytest arguments that say how it runs (default: unconfined, as the series before
+    confinement measured it; confinement.py compares); wrap_bridge false runs the mastra adapter as
+    it is (no bridge CPU)."""
     scratch = Path(scratch or tempfile.mkdtemp(prefix="wsconf-bench-suite-"))
     results = scratch / f"results-{time.monotonic_ns()}.jsonl"
     bridge_log = scratch / f"bridge-cpu-{time.monotonic_ns()}.txt"
     name = adapter
-    if adapter == "mastra":  # the same bridge, its CPU recorded by the wrapper
+    if adapter == "mastra" and wrap_bridge:  # the same bridge, its CPU recorded by the wrapper
         name = f"cmd:{sys.executable} {HERE / 'cputime.py'} {bridge_log} node {BRIDGE}"
     argv = [sys.executable, "-m", "pytest", "spec/cases", "-q", "-p", "no:cacheprovider",
-            "--wsconf-adapter", name, "--wsconf-results", str(results)]
+            "--wsconf-adapter", name, "--wsconf-results", str(results),
+            *(("--wsconf-unconfined",) if extra is None else extra)]
     if workers:
         argv += ["-n", str(workers)]
     for tool in tools:

@@ -4,6 +4,8 @@ How a user names an adapter is registry.py's business, so the concrete adapters 
 module without a circle."""
 from __future__ import annotations
 
+from .answers import answer_problem
+
 
 class AdapterFault(Exception):
     """The adapter could not do what was asked: crashed, hung, or broke the protocol."""
@@ -85,6 +87,10 @@ class Adapter:
     # The folder of the runtime executable running the implementation (hello `runtimeDir`, capability
     # runtime_dir): the case placeholder {{runtime_dir}}.
     runtime_dir: str | None = None
+    # How it runs (isolation/confine.py): None for an adapter inside the harness's own process.
+    confinement = None
+    # After close: the processes it left running when it shut down (killed then), as "command (pid n)".
+    left_running: list[str] = []
     # The LocalFilesystem options its filesystem honours (hello `filesystemOptions`): option ->
     # True (any value) or the tuple of values it honours; None means every option. A case passing
     # any other in `workspace.filesystem` is unsupported, naming the option.
@@ -96,6 +102,11 @@ class Adapter:
     def own_pids(self) -> set[int]:
         """The adapter's own long-lived processes: never a case's leftovers."""
         return set()
+
+    def take_extras(self) -> list[dict]:
+        """What its answers carried beside their results since the last time asked (a protocol
+        response's other members), for the leak check; nothing for an in-process adapter."""
+        return []
 
     def close(self) -> None:
         pass
@@ -160,8 +171,15 @@ def _where(exc: BaseException) -> str:
     return " (at " + ", ".join(f"{f.filename}:{f.lineno} in {f.name}" for f in frames) + ")" if frames else ""
 
 
+# A Session method -> the protocol op whose answer it gives (answers.py checks its shape).
+_OPS = {"call": "call", "fs": "fs", "workspace": "workspace", "tools": "tools", "retool": "retool",
+        "needs_approval": "needsApproval", "calls": "calls", "group": "group", "hook_log": "hookLog",
+        "agent": "agent"}
+
+
 class TimedSession:
-    """A session of an in-process adapter whose every method runs under the run's timeout."""
+    """A session of an in-process adapter whose every method runs under the run's timeout, and
+    whose every answer is held to the protocol's shape (answers.py)."""
 
     def __init__(self, inner: Session, worker: _Worker):
         self._inner, self._worker = inner, worker
@@ -170,7 +188,14 @@ class TimedSession:
         method = getattr(self._inner, name)
         if not callable(method):
             return method
-        return lambda *args, **kwargs: self._worker.run(lambda: method(*args, **kwargs), name)
+
+        def checked(*args, **kwargs):
+            answer = self._worker.run(lambda: method(*args, **kwargs), name)
+            problem = answer_problem(_OPS[name], answer) if name in _OPS else None
+            if problem:
+                raise AdapterFault(f"adapter answered {name!r} with the wrong shape: {problem}")
+            return answer
+        return checked
 
 
 class TimedAdapter:

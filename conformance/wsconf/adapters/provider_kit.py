@@ -169,7 +169,7 @@ class ProviderAdapter(SubprocessAdapter):
 
     def __init__(self, timeout: float = 30.0, core_version: str | None = None, **process):
         """core_version: the @mastra/core release to run on (None: the bridge's own, 1.71.0);
-        process: the subprocess adapter's own options (max_line, hermetic)."""
+        process: the subprocess adapter's own options (max_line, confinement)."""
         self.server = self.server_class() if self.server_class is not None else None
         try:
             script = bridge_script() if core_version is None else release_script(core_version)

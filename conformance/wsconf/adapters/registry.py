@@ -9,10 +9,30 @@ import shlex
 import sys
 from importlib.metadata import entry_points
 
+from ..isolation.confine import Confinement
 from .base import Adapter, TimedAdapter
 from .node_bridge import bridge_script
 from .reference import ReferenceAdapter
 from .subprocess import DEFAULT_MAX_LINE, SubprocessAdapter
+
+IN_PROCESS = ("reference", "wsref")
+
+
+def runs_in_process(spec: str) -> bool:
+    """Whether the adapter this name gives runs inside the harness (so it cannot be confined)."""
+    return spec in IN_PROCESS or not (spec in ("reference-protocol", "mastra", "mastra-s3", "mastra-gcs")
+                                      or spec.startswith(("mastra@", "cmd:")))
+
+
+def name_problem(spec: str) -> str | None:
+    """Why an adapter name cannot name anything, before anything starts (a usage error), or None."""
+    if not spec or not spec.strip():
+        return "the adapter name is empty"
+    if spec.startswith("cmd:") and not spec[4:].strip():
+        return "`cmd:` needs a command line after the colon, e.g. cmd:node port.mjs"
+    if spec.startswith("mastra@") and not spec[7:].strip():
+        return "`mastra@` needs a release after the @, e.g. mastra@1.65.0"
+    return None
 
 
 # The bridge on another filesystem provider (provider_kit.py): name -> (module, class).
@@ -25,11 +45,14 @@ PROVIDERS = {
 
 
 def load_adapter(spec: str, timeout: float = 30.0, max_line: int = DEFAULT_MAX_LINE,
-                 hermetic: bool = False) -> Adapter:
+                 confinement: Confinement | None = None) -> Adapter:
     """Build an adapter from its name: reference, mastra, cmd:..., module:Class, or an entry point.
-    `max_line` caps a response line and `hermetic` runs the process under bwrap (subprocess
-    adapters only: an in-process implementation cannot be confined)."""
-    process = {"timeout": timeout, "max_line": max_line, "hermetic": hermetic}
+    `max_line` caps a response line; `confinement` is how a subprocess adapter runs (default:
+    confined where the kernel allows; isolation/confine.py). An in-process one cannot be confined."""
+    problem = name_problem(spec)
+    if problem:
+        raise ValueError(problem)
+    process = {"timeout": timeout, "max_line": max_line, "confinement": confinement}
     if spec == "reference-protocol":
         return SubprocessAdapter([sys.executable, "-m", "wsref.server"], **process)
     if spec == "mastra":
@@ -45,9 +68,6 @@ def load_adapter(spec: str, timeout: float = 30.0, max_line: int = DEFAULT_MAX_L
         return adapter(core_version=core_version or None, **process)
     if spec.startswith("cmd:"):
         return SubprocessAdapter(shlex.split(spec[4:]), **process)
-    if hermetic:
-        raise ValueError(f"hermetic mode confines a subprocess adapter; {spec!r} runs in this process "
-                         "(use reference-protocol, mastra or cmd:...)")
     if spec in ("reference", "wsref"):
         return ReferenceAdapter(timeout=timeout)
     found = [ep for ep in entry_points(group="wsconf.adapters") if ep.name == spec]

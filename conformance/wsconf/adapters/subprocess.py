@@ -10,16 +10,18 @@ import json
 import os
 import queue
 import select
-import shutil
 import signal
 import subprocess
 import threading
 import time
 
-from ..isolation import reaper
-from ..isolation.tree import run_dir
+from ..isolation import confine, reaper
+from ..isolation.confine import Confinement
+from ..isolation.tree import run_dir, set_owner
 from ..spec.capability_aliases import expand
+from ..spec.resources import data_path
 from ..spec.tool_names import tool_id
+from .answers import answer_problem, hello_problem
 from .base import (
     Adapter,
     AdapterFault,
@@ -33,16 +35,17 @@ PROTOCOL_VERSION = 1
 DEFAULT_MAX_LINE = 64 * 1024 * 1024
 STDERR_KEPT = 64 * 1024     # bytes of stderr tail shown when something breaks
 EXIT_GRACE = 1.0            # seconds between a closed stdout (or an exit) and the verdict
+SHUTDOWN_GRACE = 2.0        # seconds it may take to end after answering shutdown
+WRAPPERS = ("bwrap", "setpriv")  # the confinement's own processes (isolation/confine.py)
 _EOF, _TOO_LONG = object(), object()
+LIVE: set[int] = set()      # the processes of the protocol adapters in use, in this harness process
 
 
-def hermetic_argv(argv: list[str], writable: str) -> list[str]:
-    """The command under bwrap: the whole filesystem read-only but `writable` (the run folder)."""
-    bwrap = shutil.which("bwrap")
-    if bwrap is None:
-        raise AdapterFault("--hermetic needs bwrap (apt-get install bubblewrap), which is not installed")
-    return [bwrap, "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--bind", writable, writable,
-            "--die-with-parent", "--", *argv]
+def default_confinement() -> Confinement:
+    """Confined where the kernel allows, with the bundled spec and expectations hidden (the session
+    names more: the run's own spec, expectations and results; session/plugin.py)."""
+    spec = data_path("spec")
+    return confine.choose("auto", hidden=[spec, data_path("expectations")], shown=[spec / "fixtures"])
 
 
 class ProtocolProcess:
@@ -58,16 +61,21 @@ class ProtocolProcess:
                                          stderr=subprocess.PIPE, start_new_session=True, env=env, bufsize=0)
         except OSError as exc:
             raise AdapterFault(f"could not start adapter {' '.join(argv)!r}: {exc}") from None
+        LIVE.add(self.proc.pid)
         os.set_blocking(self.proc.stdin.fileno(), False)
         # One line waits at most: what an implementation prints unasked cannot pile up in memory.
         self.lines: queue.Queue = queue.Queue(maxsize=1)
+        self.holding = False
         self.dead = False
         threading.Thread(target=self._read_stdout, daemon=True).start()
         self._stderr_reader = threading.Thread(target=self._read_stderr, daemon=True)
         self._stderr_reader.start()
         self.next_id = 0
         self.busy = False   # a request was interrupted before its answer came: never ask it again
+        self.wrappers = []  # the confinement's own processes (bwrap, setpriv), as last seen
         self.own: set[int] = {self.proc.pid}
+        self.extras: list[dict] = []
+        self.last_op = "hello"
 
     def _read_stdout(self):
         """Split stdout into lines; a line over max_line stops the reading (the verdict kills)."""
@@ -91,12 +99,16 @@ class ProtocolProcess:
             self._put(_EOF)
 
     def _put(self, item) -> None:
-        while not self.dead:
-            try:
-                self.lines.put(item, timeout=0.1)
-                return
-            except queue.Full:
-                pass
+        self.holding = True  # a line read and waiting for room: it came in before what is asked next
+        try:
+            while not self.dead:
+                try:
+                    self.lines.put(item, timeout=0.1)
+                    return
+                except queue.Full:
+                    pass
+        finally:
+            self.holding = False
 
     def _read_stderr(self):
         fd = self.proc.stderr.fileno()
@@ -160,10 +172,12 @@ class ProtocolProcess:
         limit = timeout or self.timeout
         deadline = time.monotonic() + limit
         line = json.dumps({"id": rid, "op": op, "params": params})  # ASCII: lone surrogates survive
+        self._unasked(op)
         self.busy = True
         self._send(line.encode() + b"\n", op, limit, deadline)
         raw = self._next_line(op, limit, deadline)
         self.busy = False
+        self.last_op = op
         if raw is _EOF:
             try:
                 code = self.proc.wait(timeout=EXIT_GRACE)
@@ -190,9 +204,42 @@ class ProtocolProcess:
             self.kill()
             got = msg.get("id") if isinstance(msg, dict) else None
             raise AdapterFault(f"adapter answered id {got!r} to request {rid} ({op!r})")
-        if not msg.get("ok"):
+        extra = {k: v for k, v in msg.items() if k not in ("id", "ok", "result")}
+        if extra:  # looked at for leaks like the result (judge/runner.py); never shown raw
+            self.extras.append(extra)
+        if msg.get("ok") is not True:
             raise AdapterFault(f"adapter fault on {op!r}: {str(msg.get('fault', '(no message)'))[:2000]}")
-        return msg.get("result")
+        if "result" not in msg:
+            raise AdapterFault(f"adapter answered {op!r} with ok and no `result`")
+        problem = answer_problem(op, msg["result"])
+        if problem:
+            raise AdapterFault(f"adapter answered {op!r} with the wrong shape: {problem}")
+        return msg["result"]
+
+    def _unasked(self, op: str) -> None:
+        """A line already waiting before a request is sent was printed after the last answer, unasked:
+        a fault named so (not as the answer to this request), and the process is not asked again."""
+        try:
+            raw = self.lines.get(timeout=1.0) if self.holding else self.lines.get_nowait()
+        except queue.Empty:
+            return
+        self.kill()
+        if raw is _EOF:
+            raise AdapterFault(f"adapter process ended its stdout after its answer to {self.last_op!r}, "
+                               f"before {op!r}" + self.stderr_text())
+        shown = "a line over the limit" if raw is _TOO_LONG else repr(raw.decode("utf-8", "replace")[:200])
+        raise AdapterFault(f"adapter printed a line after its answer to {self.last_op!r}, unasked (before {op!r}): "
+                           f"{shown}" + self.stderr_text())
+
+    def check_unasked(self) -> None:
+        """At the end of a case: whatever it printed unasked since its last answer, its fault."""
+        if self.alive():
+            self._unasked("the next case")
+
+    def take_extras(self) -> list[dict]:
+        """The response members beside id, ok and result since the last call (a fault's message too)."""
+        extras, self.extras = self.extras, []
+        return extras
 
     def alive(self) -> bool:
         return self.proc.poll() is None and not self.busy
@@ -200,27 +247,62 @@ class ProtocolProcess:
     def kill(self) -> None:
         """SIGKILL the whole process group; bounded waits only."""
         self.dead = True
+        LIVE.discard(self.proc.pid)
+        # The confinement's own processes go with it, and are waited for: the inner bwrap is in a
+        # session of its own (and no longer below the outer one once that has ended), and one still
+        # dying would be taken for the implementation's leftover.
+        wrappers = self.wrappers + [p for p in reaper.descendants(self.proc.pid).values() if p.name in WRAPPERS]
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        reaper.kill(wrappers)
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass  # stuck in the kernel: the reaper reports it
+        reaper.wait_gone(wrappers, timeout=2)
         try:
             self.proc.stdin.close()
         except OSError:
             pass
 
-    def shutdown(self) -> None:
+    def shutdown(self) -> list:
+        """Ask it to end, give it SHUTDOWN_GRACE to go, kill what is left of it. Returns the processes
+        it left running when it ended (besides itself and bwrap's): those that still ran while its
+        main process did, the last time that was looked at (a confined one's pid namespace, and
+        everything in it, ends with its main process: what dies then was not ended by it)."""
+        left = []
         if self.proc.poll() is None and not self.busy:
+            main, left = self._besides_itself()  # what runs beside it before it is asked to end ...
             try:
                 self.request("shutdown", {}, timeout=5)
-                self.proc.wait(timeout=5)
-            except (AdapterFault, subprocess.TimeoutExpired):
+                deadline = time.monotonic() + SHUTDOWN_GRACE
+                while self.proc.poll() is None and time.monotonic() < deadline:
+                    _, now = self._besides_itself()
+                    if main is not None and not reaper.still_running(main):
+                        break  # it has ended: the scan may have caught its namespace going down
+                    now_pids = {p.pid for p in now}
+                    left = [p for p in left if p.pid in now_pids]  # ... and still ran the last time it was seen
+                    time.sleep(0.05)
+            except AdapterFault:
                 pass
         self.kill()
+        return left
+
+    def _besides_itself(self):
+        """(its main process, or None when that is the one started here; its other running processes
+        but bwrap's). The main one is the first started below bwrap, or the one started here."""
+        below = [p for p in reaper.descendants(self.proc.pid).values() if p.running]
+        wrapped = [p for p in below if p.name not in WRAPPERS]
+        self.wrappers = [p for p in below if p.name in WRAPPERS]
+        main = None
+        if os.path.basename(self.argv[0]) in WRAPPERS and wrapped:
+            main = min(wrapped, key=lambda p: (p.start, p.pid))
+        left = [p for p in wrapped if p is not main]
+        for p in left:
+            p.command  # read while it runs: a confined one is gone with its namespace
+        return main, left
 
 
 class ProtocolSession(Session):
@@ -262,21 +344,29 @@ class ProtocolSession(Session):
     def close(self):
         if self.process.alive():
             self.process.request("close", {"session": self.session})
+            self.process.check_unasked()  # a log line after its last answer is this case's, not the next one's
 
 
 class SubprocessAdapter(Adapter):
-    """HOME and TMPDIR of the process point into the run folder, which the harness watches; with
-    `hermetic`, bwrap makes everything else read-only for it."""
+    """HOME and TMPDIR of the process point into the run folder, which the harness watches; where
+    the kernel allows, it runs confined (isolation/confine.py): everything but the run folder
+    read-only, the spec, expectations and results hidden, the harness's processes out of reach."""
 
     def __init__(self, argv: list[str], timeout: float = 30.0, max_line: int = DEFAULT_MAX_LINE,
-                 hermetic: bool = False):
+                 confinement: Confinement | None = None):
+        if not argv or not argv[0]:
+            raise AdapterUnavailable("no command to run: an adapter `cmd:` needs a command line after the colon")
         self.timeout = timeout
         self.max_line = max_line
-        self.hermetic = hermetic
+        self.confinement = confinement or default_confinement()
+        # Before anything starts: what it starts before hello, or detaches, comes back to the harness.
+        reaper.become_subreaper()
+        self.mark = reaper.mark()
         run = str(run_dir())
+        set_owner(self.confinement.owner)
         self.env = {**os.environ, "HOME": f"{run}/home", "TMPDIR": f"{run}/tmp", "TMP": f"{run}/tmp",
                     "TEMP": f"{run}/tmp"}
-        self.argv = hermetic_argv(argv, run) if hermetic else argv
+        self.argv = self.confinement.wrap(argv, run)
         self.process: ProtocolProcess | None = None
         try:
             self.hello = self._start()
@@ -288,44 +378,34 @@ class SubprocessAdapter(Adapter):
     def _start(self) -> dict:
         self.process = ProtocolProcess(self.argv, self.timeout, self.max_line, self.env)
         hello = self.process.request("hello", {"protocol": PROTOCOL_VERSION}, timeout=max(self.timeout, 60))
-        if not isinstance(hello, dict) or hello.get("protocol") != PROTOCOL_VERSION:
+        self.process.take_extras()
+        problem = hello_problem(hello)
+        if problem:
             self.process.kill()
-            raise AdapterFault(f"adapter speaks protocol {hello.get('protocol') if isinstance(hello, dict) else hello!r}; "
-                               f"this harness speaks {PROTOCOL_VERSION}")
+            raise AdapterFault(problem)
+        if hello["protocol"] != PROTOCOL_VERSION:
+            self.process.kill()
+            raise AdapterFault(f"adapter speaks protocol {hello['protocol']!r}; this harness speaks {PROTOCOL_VERSION}")
         # What runs once it has said hello is its own (bwrap's child, helpers), not a case's.
         self.process.own |= set(reaper.descendants(self.process.proc.pid))
-        self.name = hello.get("implementation", "?")
-        self.version = hello.get("version", "?")
-        self.capabilities = expand(hello.get("capabilities", []))  # local_paths: the four it became
-        self.protocol_version = hello.get("protocol")
-        declared = hello.get("tools")
-        if declared is not None:
-            if not isinstance(declared, list) or not all(isinstance(t, str) for t in declared):
-                self.process.kill()
-                raise AdapterFault(f"hello: `tools` must be a list of tool names, got {declared!r}")
-            self.tools = frozenset(tool_id(t) for t in declared)
-        dependencies = hello.get("dependencies") or {}
-        if not isinstance(dependencies, dict):
-            self.process.kill()
-            raise AdapterFault(f"hello: `dependencies` must be an object of name: version, got {dependencies!r}")
-        self.dependencies = {str(k): str(v) for k, v in dependencies.items()}
-        runtime_dir = hello.get("runtimeDir")
-        if runtime_dir is not None and not isinstance(runtime_dir, str):
-            self.process.kill()
-            raise AdapterFault(f"hello: `runtimeDir` must be a string (a folder), got {runtime_dir!r}")
-        self.runtime_dir = runtime_dir
+        self.name = hello["implementation"]
+        self.version = hello["version"]
+        self.capabilities = expand(hello["capabilities"])  # local_paths: the four it became
+        self.protocol_version = hello["protocol"]
+        if hello.get("tools") is not None:
+            self.tools = frozenset(tool_id(t) for t in hello["tools"])
+        self.dependencies = dict(hello.get("dependencies") or {})
+        self.runtime_dir = hello.get("runtimeDir")
         options = hello.get("filesystemOptions")
-        if options is not None and not (isinstance(options, dict) and all(
-                v is True or isinstance(v, list) for v in options.values())):
-            self.process.kill()
-            raise AdapterFault(f"hello: `filesystemOptions` must be an object of option: true or a list of values, "
-                               f"got {options!r}")
         self.filesystem_options = None if options is None else {
             k: True if v is True else tuple(v) for k, v in options.items()}
         return hello
 
     def own_pids(self) -> set[int]:
         return set(self.process.own) if self.process else set()
+
+    def take_extras(self) -> list[dict]:
+        return self.process.take_extras() if self.process else []
 
     def open(self, root, outside, home, workspace):
         if self.process is None or not self.process.alive():
@@ -334,10 +414,13 @@ class SubprocessAdapter(Adapter):
             self._start()  # the previous case broke it: start fresh and go on
         result = self.process.request("open", {"root": root, "outside": outside, "home": home,
                                                "workspace": workspace})
-        if isinstance(result, dict) and "error" in result:
+        if "error" in result:
             raise OpenError(result["error"])
         return ProtocolSession(self.process, result["session"])
 
     def close(self):
-        if self.process:
-            self.process.shutdown()
+        left = self.process.shutdown() if self.process else []
+        # Every process it started, also before hello or detached, ends with it (not another
+        # adapter's, still in use).
+        killed = reaper.kill_since(self.mark, spare=LIVE)
+        self.left_running = sorted({p.pid: str(p) for p in left + killed}.values())

@@ -36,8 +36,8 @@ def main(argv=None) -> int:
     from ..session.config import ConfigError, find_config, load_config
     args = build_parser().parse_args(argv)
     reads_config = getattr(args, "reads_config", False)  # run and expectations find the port's config
-    path = Path(args.config) if args.config else (find_config() if reads_config else None)
     try:
+        path = Path(args.config) if args.config else (find_config() if reads_config else None)
         args.config = load_config(path) if path else None
     except (ConfigError, OSError) as exc:
         print(f"wsconf: bad config: {exc}", file=sys.stderr)

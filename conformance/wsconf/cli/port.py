@@ -62,11 +62,12 @@ def cmd_expectations(args) -> int:
     folder = configured(args, "expectations")
     current = expectations.load(args.implementation, folder)
     draft = expectations.draft(current, records)
+    fresh = expectations.fresh_differences(args.implementation, folder)  # kept as they are
     where = expectations.path_for(args.implementation, folder)
     if args.update:
-        expectations.write(args.implementation, draft.failures, folder)
+        expectations.write(args.implementation, draft.failures, folder, fresh)
     else:
-        sys.stdout.write(expectations.dump(args.implementation, draft.failures))
+        sys.stdout.write(expectations.dump(args.implementation, draft.failures, fresh))
     print(f"{'wrote' if args.update else 'draft of'} {where}: {len(draft.failures)} entries ({len(draft.new)} new, "
           f"{len(draft.removed)} removed as passing, {len(draft.kept)} kept: cases {args.results} did not run)",
           file=sys.stderr)

@@ -93,6 +93,7 @@ def cmd_site(args) -> int:
     from ..reports.site import write_site
     from ..reports.site.build import NotASite
     from ..results.digest import load_digest
+    from ..results.records import ResultsError
     files, problem = _site_results(args)
     if problem:
         print(f"wsconf site: {problem}", file=sys.stderr)
@@ -116,7 +117,7 @@ def cmd_site(args) -> int:
     for path in files:
         try:
             given.append((load_digest(path, cache=False), path))  # a file of its own: no cache beside it
-        except (OSError, ValueError) as exc:  # a truncated or foreign file: named, and the site goes on
+        except (OSError, ValueError, ResultsError) as exc:  # truncated, foreign or changed: named, the site goes on
             print(f"wsconf site: {path}: not a results file ({exc}); left out", file=sys.stderr)
     found = lines_by_release(changes(releases, spec)) if len(releases) > 1 else {}
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..session.guards import positive_seconds
 from ..spec.loader import DEFAULT_SPEC_DIR
 from .common import configured
 
@@ -16,7 +17,7 @@ def cmd_run(args) -> int:
     adapter = configured(args, "adapter", "reference")
     # The cases use no hypothesis: its pytest plugin would import the whole library at the end.
     argv = [str(spec_root / "cases"), "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "--wsconf-adapter", adapter,
-            "--wsconf-timeout", str(configured(args, "timeout", 30.0)), "-q", "-rfE",
+            "--wsconf-timeout", repr(configured(args, "timeout", 30.0)), "-q", "-rfE",
             "-W", "ignore::pytest.PytestAssertRewriteWarning"]  # wsconf is imported before pytest starts
     args.workers = configured(args, "workers")
     args.results = configured(args, "results")
@@ -53,14 +54,24 @@ def cmd_run(args) -> int:
         argv.append("--wsconf-no-expectations")
     if args.hermetic:
         argv.append("--wsconf-hermetic")
+    if args.unconfined:
+        argv.append("--wsconf-unconfined")
     if args.max_line:
         argv += ["--wsconf-max-line", args.max_line]
+    if args.keep_outputs:
+        argv += ["--wsconf-keep-outputs", args.keep_outputs]
     if args.all_versions:
         argv.append("--wsconf-all-versions")
+    if args.fresh is not None:
+        argv += ["--wsconf-fresh", str(args.fresh)]
+    if args.fresh_seed is not None:
+        argv += ["--wsconf-fresh-seed", str(args.fresh_seed)]
     if args.all_tools:
         argv.append("--wsconf-all-tools")
     argv += args.pytest_args or []
-    return int(pytest.main(argv))
+    code = int(pytest.main(argv))
+    # A usage error (pytest's 4) is the CLI's usual 2, as for a bad wsconf.toml.
+    return 2 if code == pytest.ExitCode.USAGE_ERROR else code
 
 
 def _unknown_tools(args, tools: list[str], spec_root: Path) -> str | None:
@@ -134,7 +145,7 @@ def register(sub) -> None:
                      help="only the cases whose ids FILE lists, one a line (`wsconf matrix run` reruns the stale ones so)")
     run.add_argument("--results", default=None, help="write one JSON object per case to this file")
     run.add_argument("--junitxml", default=None, help="write JUnit XML for CI")
-    run.add_argument("--timeout", type=float, default=None, help="seconds per adapter call (default 30)")
+    run.add_argument("--timeout", type=positive_seconds, default=None, help="seconds per adapter call (default 30)")
     run.add_argument("--no-expectations", action="store_true", help="ignore the expectations file")
     run.add_argument("--all-versions", action="store_true",
                      help="run every case whatever its `versions` say (how `make matrix` measures the ranges)")
@@ -142,8 +153,16 @@ def register(sub) -> None:
                      help="the summary shows every tool, not only the implementation's own")
     run.add_argument("-x", action="store_true", help="stop at the first failure")
     run.add_argument("--hermetic", action="store_true",
-                     help="run the implementation under bwrap: everything outside the case folders read-only")
+                     help="refuse to run unless the implementation can be confined (it is by default where bwrap "
+                          "and the kernel allow: everything outside the case folders read-only)")
+    run.add_argument("--unconfined", action="store_true",
+                     help="run a subprocess implementation without confinement, only watched (the run says UNCONFINED)")
     run.add_argument("--max-line", default=None, help="largest response line the implementation may send (default 64MB)")
+    run.add_argument("--keep-outputs", default=None,
+                     help="the most kept of huge results as whole files beside --results (default 512MB)")
+    run.add_argument("--fresh", type=int, default=None,
+                     help="fresh cases per tool, generated for this run and answered by the reference (default 3; 0: none)")
+    run.add_argument("--fresh-seed", type=int, default=None, help="the fresh cases' seed (default: new every run)")
     run.add_argument("pytest_args", nargs="*", help="further pytest arguments (after --)")
     run.set_defaults(func=cmd_run, reads_config=True)
 

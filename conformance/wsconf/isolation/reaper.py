@@ -77,6 +77,21 @@ def kill_leftovers() -> list[Proc]:
     return left
 
 
+def kill_since(since: "Mark", spare: set[int] = frozenset()) -> list[Proc]:
+    """Kill every descendant started since the mark (an adapter's start), apart from the processes
+    in `spare` and everything below them (another adapter still in use). Returns what was killed."""
+    found = descendants()
+    spared = set(spare)
+    for pid in spare:
+        spared |= set(descendants(pid))
+    left = [p for p in found.values() if p.start >= since.ticks and p.running and p.pid not in spared]
+    for p in left:
+        p.command  # read while the process still has its command line
+    kill(left)
+    reap(since.ticks, spared)
+    return left
+
+
 def now() -> int:
     """The clock /proc/<pid>/stat counts process start times in (ticks since boot)."""
     return int(time.clock_gettime(time.CLOCK_BOOTTIME) * _TICKS)
@@ -265,6 +280,19 @@ def kill(procs: list[Proc]) -> None:
             os.kill(p.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+
+
+def still_running(p: Proc) -> bool:
+    """Is this very process (its pid, started when it was) still running (not gone, not a zombie)?"""
+    seen = _read(str(p.pid))
+    return seen is not None and seen.start == p.start and seen.running
+
+
+def wait_gone(procs: list[Proc], timeout: float) -> None:
+    """Wait up to `timeout` seconds until none of these processes runs (gone, or a zombie)."""
+    deadline = time.monotonic() + timeout
+    while (procs := [p for p in procs if still_running(p)]) and time.monotonic() < deadline:
+        time.sleep(0.02)
 
 
 def reap(since: int | Mark, own: set[int]) -> list[Proc]:

@@ -10,7 +10,6 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 from pathlib import Path
 
 SHOWN = 20_000        # characters of expected, actual or diff a report shows
@@ -22,16 +21,24 @@ _SLICE = 1 << 20
 _output_dir: dict = {}
 
 
-def set_output_dir(path: str | os.PathLike | None) -> None:
-    """Where whole actuals go (default: a temporary folder made on first use)."""
-    _output_dir["path"] = Path(path) if path else None
+def set_output_dir(path: str | os.PathLike | None, cap: int = 512 * 1024 * 1024) -> None:
+    """Where whole actuals go (beside the results file), and the most this process keeps there;
+    without a folder, a huge actual is kept truncated only (nothing is left in a temporary folder)."""
+    _output_dir.update(path=Path(path) if path else None, cap=cap, used=0)
 
 
-def output_dir() -> Path:
+def output_dir() -> Path | None:
     if _output_dir.get("path") is None:
-        _output_dir["path"] = Path(tempfile.mkdtemp(prefix="wsconf-outputs-"))
+        return None
     _output_dir["path"].mkdir(parents=True, exist_ok=True)
     return _output_dir["path"]
+
+
+def _not_kept() -> str:
+    if _output_dir.get("path") is None:
+        return "not kept: the run has no results file (--wsconf-results keeps whole results beside it)"
+    return (f"not kept: the run kept {_output_dir['used']:,} bytes of whole results already, its cap "
+            f"(--keep-outputs {_output_dir['cap']:,})")
 
 
 def chunks(value):
@@ -77,23 +84,33 @@ def measure(value) -> tuple[int, str]:
 
 def _kept(value, name: str) -> tuple[int, str, Path | None]:
     """Size and sha256 of the canonical JSON, in one pass that also writes it to a file once it
-    is over KEPT bytes (the file's path, else None)."""
+    is over KEPT bytes, when there is a folder for it and the run's cap allows (the file's path,
+    else None)."""
     digest, size, head, fh, path = hashlib.sha256(), 0, [], None, None
+    folder, room = output_dir(), _output_dir.get("cap", 0) - _output_dir.get("used", 0)
     try:
         for data in _encoded(value):
             digest.update(data)
             size += len(data)
-            if fh:
-                fh.write(data)
-            elif size > KEPT:
-                path = output_dir() / (re.sub(r"[^A-Za-z0-9._-]", "_", name)[:200] + ".json")
-                fh = open(path, "wb")
-                fh.write(b"".join(head) + data)
-            else:
+            if fh is not None:
+                if size <= room:
+                    fh.write(data)
+                else:  # over the cap: the partial file goes, the rest is only measured
+                    fh.close()
+                    fh, path = None, path.unlink()
+            elif head is not None:
                 head.append(data)
+                if size > KEPT:  # past what a record keeps whole: into a file, or only measured
+                    if folder is not None and size <= room:
+                        path = folder / (re.sub(r"[^A-Za-z0-9._-]", "_", name)[:200] + ".json")
+                        fh = open(path, "wb")
+                        fh.write(b"".join(head))
+                    head = None
     finally:
-        if fh:
+        if fh is not None:
             fh.close()
+    if path is not None:
+        _output_dir["used"] = _output_dir.get("used", 0) + size
     return size, digest.hexdigest(), path
 
 
@@ -148,7 +165,8 @@ def kept_step(step: dict, name: str) -> dict:
     """A step record whose actual is bounded: over KEPT bytes it is truncated, and the whole one
     saved to a file whose path, size and sha256 the record names."""
     size, sha, path = _kept(step["actual"], name)
-    if path is None:
+    if size <= KEPT:
         return step
+    where = {"actual_file": str(path)} if path is not None else {"actual_not_kept": _not_kept()}
     return {**step, "actual": clipped(step["actual"], CUT), "actual_truncated": True, "actual_size": size,
-            "actual_sha256": sha, "actual_file": str(path)}
+            "actual_sha256": sha, **where}

@@ -11,8 +11,8 @@ import base64
 import hashlib
 import os
 import queue
-import shutil
 import stat
+import sys
 import tempfile
 import threading
 import time
@@ -21,6 +21,8 @@ from pathlib import Path
 
 from ..spec.placeholders import RUN_STARTED, substitute
 from ..spec.resources import data_path
+from .confine import hand_over
+from .mounts import detach_all, mounts_under
 from .leaks import Tokens, new_token
 
 CANARY_TEXT = b"wsconf canary: nothing may change this file\n"
@@ -39,9 +41,26 @@ def run_dir() -> Path:
         for name, label in (("home", "$HOME"), ("tmp", "$TMPDIR")):
             (base / name).mkdir()
             tokens.add(_secret(base / name / SECRET), f"{label}/{SECRET}", base / name / SECRET)
-        _run.update(pid=os.getpid(), base=base, tokens=tokens)
-        atexit.register(lambda pid=os.getpid(): pid == os.getpid() and _remove(base))
+        _run.update(pid=os.getpid(), base=base, tokens=tokens, owner=None)
+        atexit.register(lambda pid=os.getpid(): pid == os.getpid() and remove_tree(base))
     return _run["base"]
+
+
+def set_owner(uid: int | None) -> None:
+    """A confined implementation runs as `uid` (confine.py): its HOME, TMPDIR and every case's
+    folder, root/ and outside/ are handed to it (the canaries stay the harness's); the run folder
+    stays the harness's, which it may only pass through."""
+    base = run_dir()
+    _run["owner"] = uid
+    if uid is not None:
+        os.chmod(base, 0o711)
+        hand_over(uid, base / "home", base / "tmp")
+
+
+def owner() -> int | None:
+    """The uid the case folders are handed to (None: the harness's own)."""
+    run_dir()
+    return _run["owner"]
 
 
 def _secret(path: Path, head: bytes = b"") -> str:
@@ -90,6 +109,11 @@ class CaseTree:
         # listing it shows.
         if not self.reachable(self.outside / SECRET):
             self.tokens.add(_secret(self.outside / SECRET), f"outside/{SECRET}", self.outside / SECRET)
+        self.hand_over(self.root, self.outside)
+
+    def hand_over(self, *paths) -> None:
+        """What the harness made in the case's folders belongs to the implementation's user."""
+        hand_over(owner(), *paths)
 
     def fingerprint_outside(self) -> dict[str, str]:
         """Everything a case must not touch: the whole run folder (this case's folder, the
@@ -147,20 +171,20 @@ class _Deleter:
             moved = trash / base.name
             os.rename(base, moved)
         except OSError:
-            _remove(base)  # not renameable (another filesystem, the name taken): removed here and now
+            remove_tree(base)  # not renameable (another filesystem, the name taken): removed here and now
             return
         with self.lock:
             if self.thread is None:
                 self.thread = threading.Thread(target=self._run, name="wsconf-tree-deleter", daemon=True)
                 self.thread.start()
-                atexit.register(lambda: (self.queue.join(), _remove(trash)))
+                atexit.register(lambda: (self.queue.join(), remove_tree(trash)))
         self.queue.put(moved)
 
     def _run(self) -> None:
         while True:
             base = self.queue.get()
             try:
-                _remove(base)
+                remove_tree(base)
             finally:
                 self.queue.task_done()
 
@@ -168,16 +192,69 @@ class _Deleter:
 _DELETER = _Deleter()
 
 
-def _remove(base: Path) -> None:
-    for dirpath, dirnames, filenames in os.walk(base):
-        for name in dirnames:
-            p = os.path.join(dirpath, name)
-            if not os.path.islink(p):
-                os.chmod(p, 0o755)
-    shutil.rmtree(base, ignore_errors=True)
+def remove_tree(base: Path) -> None:
+    """Remove a folder the implementation had its hands on: first every mount inside it is detached
+    (mounts.py), and if one stays, nothing is removed; then the tree is removed without following
+    a link or entering another filesystem, each folder made readable first (one made 000)."""
+    _, stuck = detach_all(base)
+    if stuck or mounts_under(base):
+        print(f"wsconf: left {base} in place, a mount is still inside it: {'; '.join(stuck)}", file=sys.stderr)
+        return
+    try:
+        top = os.lstat(base)
+    except OSError:
+        return
+    if not stat.S_ISDIR(top.st_mode):
+        _quietly(os.unlink, base)
+        return
+    try:
+        fd = os.open(base, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:
+        return
+    stack = [(fd, None, None)]   # (open folder, its name, the folder holding it)
+    entries = {fd: _entries(fd)}
+    while stack:
+        fd, name, parent = stack[-1]
+        entry = next(entries[fd], None)
+        if entry is None:
+            stack.pop()
+            del entries[fd]
+            os.close(fd)
+            if parent is not None:
+                _quietly(os.rmdir, name, dir_fd=parent)
+            continue
+        if not entry.is_dir(follow_symlinks=False):
+            _quietly(os.unlink, entry.name, dir_fd=fd)
+            continue
+        try:
+            child = os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+        except OSError:
+            continue
+        if os.fstat(child).st_dev != top.st_dev:   # another filesystem: never entered
+            os.close(child)
+            continue
+        stack.append((child, entry.name, fd))
+        entries[child] = _entries(child)
+    _quietly(os.rmdir, base)
 
 
-def _print(path: str) -> str:
+def _entries(fd: int):
+    try:
+        os.fchmod(fd, 0o700)
+        return iter(list(os.scandir(fd)))
+    except OSError:
+        return iter(())
+
+
+def _quietly(fn, *args, **kwargs) -> None:
+    try:
+        fn(*args, **kwargs)
+    except OSError:
+        pass
+
+
+def _print(path: str, shallow: bool = False) -> str:
+    """What a path is: kind, mode, and for a file its mtime, size and (unless shallow or huge) sha256."""
     try:
         st = os.lstat(path)
     except OSError:
@@ -190,7 +267,7 @@ def _print(path: str) -> str:
     if not stat.S_ISREG(st.st_mode):   # a fifo is never opened: reading it could block forever
         return f"special:{stat.S_IFMT(st.st_mode)}:{mode}"
     head = f"file:{mode}:{st.st_mtime_ns}:{st.st_size}:"
-    if st.st_size > HASHED:
+    if st.st_size > HASHED or shallow:
         return head
     # Every write, truncation or utime sets the ctime to the (coarse) clock, and nothing else sets
     # it: a file whose inode, size, mtime and a ctime older than a second are as when it was
@@ -214,6 +291,7 @@ def _print(path: str) -> str:
 
 
 _digests: dict = {}   # (path, device, inode, size, mtime, ctime) -> sha256 of a file outside the root
+fingerprint_path = _print
 
 
 def _lay_tree(top: Path, spec: dict) -> None:
@@ -243,6 +321,9 @@ def make_tree(prefix: str = "wsconf-") -> CaseTree:
     tree = CaseTree(base, root, outside, outside)
     for path in (base / "CANARY", base / "sibling" / "CANARY"):
         tree.tokens.add(_secret(path, CANARY_TEXT), str(path.relative_to(base)), path)
+    if owner() is not None:  # the case folder is the implementation's (as the root's parent is to root)
+        os.chmod(base, 0o755)
+        os.chown(base, owner(), owner())
     for token, (label, path) in _run["tokens"].files.items():
         tree.tokens.add(token, label, path)
     return tree

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 
 from ..isolation.sizes import SHOWN, clip_text, clipped
 
@@ -12,6 +13,17 @@ TAB, CR, SPACE, NO_EOL = "→\t", "␍", "·", "⏎̸ (no final newline)"
 def surrogates_escaped(text: str) -> str:
     """Lone surrogates written as \\udXXX, so the text can be printed and sent between processes."""
     return "".join(f"\\u{ord(c):04x}" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def for_terminal(text: str) -> str:
+    """Text an implementation had a hand in, safe to print: control characters (an ANSI escape that
+    would move the cursor or paint a fake "53 passed") and lone surrogates written as escapes;
+    newlines and tabs stay."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
+                        else f"\\u{ord(m.group()):04x}", str(text))
 
 
 def visible(text: str) -> str:

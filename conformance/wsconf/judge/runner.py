@@ -3,15 +3,16 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import time
+import traceback
 from dataclasses import dataclass, field
 from functools import partial
 
 from ..adapters.base import Adapter, AdapterFault, OpenError
 from ..isolation import reaper, sizes
 from ..isolation.leaks import leaks, reach
-from ..isolation.tree import CaseTree, content_bytes, ended_cases, make_tree
+from ..isolation.mounts import detach_all, mounts_under
+from ..isolation.tree import CaseTree, content_bytes, ended_cases, make_tree, remove_tree, run_dir
 from ..spec.capability_aliases import expand
 from ..spec.loader import Case
 from ..spec.placeholders import PATTERNS, TOKEN, captures, substitute
@@ -102,6 +103,7 @@ def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = 
         call = "open"
         try:
             session = _open(case, adapter, tree, home, workspace, result, judging)
+            _answered_beside(adapter, tree, result, "open")
             if session is not None:
                 _diverged(result, None, "open", [("state", d) for d in states.after(None)])
             for step in case.steps if session is not None else []:
@@ -116,10 +118,14 @@ def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = 
                 problems = _run_step(case, step, session, tree, result, capabilities, judging)
                 problems += [("state", d) for d in states.after(step["id"])]
                 _diverged(result, step, call, problems)
+                _answered_beside(adapter, tree, result, call)
         except AdapterFault as exc:
             _diverged(result, None, call, [("fault", f"adapter fault in case {case.id}, call {call}: {exc}")])
         except StepFailure as exc:
             _diverged(result, None, call, [(exc.kind, str(exc))])
+        except Exception as exc:  # an answer the judging could not take: this case's error, the checks go on
+            _diverged(result, None, call, [("fault", f"adapter fault in case {case.id}, call {call}: "
+                                                     f"its answer could not be judged: {_raised(exc)}")])
         except BaseException:
             session = None  # interrupted (Ctrl-C): no close on a process that may be stuck
             raise
@@ -129,24 +135,62 @@ def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = 
                     session.close()
                 except AdapterFault as exc:
                     _diverged(result, None, "close", [("fault", f"adapter fault in case {case.id}, call close: {exc}")])
+                except Exception as exc:
+                    _diverged(result, None, "close", [("fault", f"adapter fault in case {case.id}, call close: "
+                                                               f"{_raised(exc)}")])
+        _answered_beside(adapter, tree, result, "close")
         result.observed = states.observed
-        for problem in _leftovers(case, adapter, since):
-            _diverged(result, None, "close", [("leftover", problem)])
-        after = tree.fingerprint_outside()
-        escaped = _outside_changes(before, after, case.touches_outside and tree.outside)
-        if escaped:
-            late = ended_cases(escaped)
-            _diverged(result, None, "close", [("outside", "touched files outside the workspace: " + ", ".join(escaped) + (
-                f" (in the folder of {', '.join(late)}, which had ended: an operation of that case landed late)"
-                if late else ""))])
-            for problem in _undo_created(before, after, tree.base):
-                _diverged(result, None, "close", [("leftover", problem)])
+        _check_around(case, adapter, tree, result, since, before)
         _conclude(case, result)
     finally:
         tree.remove(case.id)
         result.captured = dict(tree.captured)
         result.duration = time.monotonic() - started
     return result
+
+
+def _check_around(case: Case, adapter: Adapter, tree: CaseTree, result: CaseResult, since, before: dict) -> None:
+    """After the close, whatever happened in it: the processes it left, the mounts it made, what it
+    changed outside the root. One of these checks failing does not skip the others."""
+    checks = (lambda: [("leftover", p) for p in _leftovers(case, adapter, since)],
+              lambda: [("outside", p) for p in _mounts(tree, adapter)],  # before anything is read or removed
+              lambda: _outside(case, tree, before))
+    for check in checks:
+        try:
+            problems = check()
+        except Exception as exc:
+            problems = [("fault", f"the harness could not check case {case.id} after its close: {_raised(exc)}")]
+        _diverged(result, None, "close", problems)
+
+
+def _outside(case: Case, tree: CaseTree, before: dict) -> list[tuple[str, str]]:
+    after = tree.fingerprint_outside()
+    escaped = _outside_changes(before, after, case.touches_outside and tree.outside)
+    if not escaped:
+        return []
+    late = ended_cases(escaped)
+    problems = [("outside", "touched files outside the workspace: " + ", ".join(escaped) + (
+        f" (in the folder of {', '.join(late)}, which had ended: an operation of that case landed late)"
+        if late else ""))]
+    return problems + [("leftover", p) for p in _undo_created(before, after, tree.base)]
+
+
+def _answered_beside(adapter: Adapter, tree: CaseTree, result: CaseResult, call: str) -> None:
+    """A token in what a protocol answer carried beside its result (another member of the response,
+    a fault's message) leaked as much as one in the result."""
+    take = getattr(adapter, "take_extras", None)
+    extras = take() if take else []
+    if extras:
+        leaked = leaks({"response": extras}, tree.tokens, tree.reachable)
+        if leaked:
+            _diverged(result, None, call, [("leak", f"{call} " + "; ".join(leaked))])
+
+
+def _raised(exc: BaseException) -> str:
+    """An exception in one line, with where it was raised (the innermost frame)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" (at {frames[-1].filename}:{frames[-1].lineno} in {frames[-1].name})" if frames else ""
+    return f"{type(exc).__name__}: {exc}{where}"
 
 
 def _diverged(result: CaseResult, step: dict | None, call: str, problems: list[tuple[str, object]]) -> None:
@@ -243,6 +287,23 @@ def _leftovers(case: Case, adapter: Adapter, since: reaper.Mark) -> list[str]:
     return problems
 
 
+def _mounts(tree: CaseTree, adapter: Adapter) -> list[str]:
+    """A mount the implementation made in the case's folder: a failure. One the harness can see
+    (an unconfined implementation, as root) is detached at once, so nothing outside is read or
+    removed through it; one in a confined implementation's own mount namespace is only reported."""
+    found, stuck = detach_all(run_dir())  # the case's folder, and the HOME and TMPDIR it was given
+    problems = [f"mounted {source} at {point} in the case's folder: detached before anything there was removed"
+                for point, source in reversed(found)] + stuck
+    seen = set(found)
+    for pid in sorted(adapter.own_pids()):
+        for point, source in reversed(mounts_under(tree.base, pid)):
+            if (point, source) not in seen:
+                seen.add((point, source))
+                problems.append(f"mounted {source} at {point} in the case's folder, in its own mount namespace "
+                                "(the harness's view of the folder was not touched)")
+    return problems
+
+
 def _undo_created(before: dict, after: dict, case_folder) -> list[str]:
     """Remove what a case made in the run folder outside its own folder (the implementation's
     HOME and TMPDIR): left there, the same leak by a later case would change nothing and pass
@@ -253,13 +314,9 @@ def _undo_created(before: dict, after: dict, case_folder) -> list[str]:
     for path in created:
         if os.path.dirname(path) in created:
             continue  # inside a created folder: goes with it
-        try:
-            if os.path.isdir(path) and not os.path.islink(path):
-                shutil.rmtree(path)
-            else:
-                os.unlink(path)
-        except OSError as exc:
-            problems.append(f"could not remove {path}, left outside the workspace: {exc.strerror}")
+        remove_tree(path)
+        if os.path.lexists(path):
+            problems.append(f"could not remove {path}, left outside the workspace")
     return problems
 
 
@@ -372,8 +429,8 @@ def _keep(case: Case, record: dict, result: CaseResult) -> dict:
 def _whole(record: dict) -> str:
     if not record.get("actual_truncated"):
         return ""
-    return (f"\n(the whole actual, {record['actual_size']:,} bytes of JSON, sha256 {record['actual_sha256']}, "
-            f"is in {record['actual_file']})")
+    where = f"is in {record['actual_file']}" if "actual_file" in record else record["actual_not_kept"]
+    return f"\n(the whole actual, {record['actual_size']:,} bytes of JSON, sha256 {record['actual_sha256']}, {where})"
 
 
 def _run_concurrent(step: dict, session, tree: CaseTree, result: CaseResult, judging=judge) -> list[tuple[str, str]]:
@@ -402,6 +459,7 @@ def _host_action(action: dict, tree: CaseTree) -> None:
         path = tree.root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(content_bytes(content))
+        tree.hand_over(*[p for p in (path, *path.parents) if p.is_relative_to(tree.root) and p != tree.root])
     for rel in action.get("touch", []):
         path = tree.root / rel
         st = path.stat()

@@ -99,6 +99,7 @@ class Workspace:
         self.workspace = workspace or {}
 
     def __enter__(self):
+        self.tree.hand_over(self.tree.root, self.tree.outside)  # what setup laid out is the implementation's
         self.before = self.tree.fingerprint_outside()
         self.session = self.adapter.open(str(self.tree.root), str(self.tree.outside), str(self.tree.home),
                                          self.workspace)
@@ -116,6 +117,7 @@ class Workspace:
             self.tree.remove()
 
     def call(self, tool: str, args: dict) -> dict:
+        self.tree.hand_over(self.tree.root)  # files a test wrote there since are the implementation's too
         return self.session.call(tool, args)
 
 

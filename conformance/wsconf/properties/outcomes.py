@@ -14,6 +14,8 @@ import os
 import re
 
 STARTED = re.compile(r"Started background process \(PID: (\d+)\)")
+CUT = "... (truncated)"  # what ends a value cut for a message (wsref/validation.py truncate_for_logging)
+PID_WIDTH = 7            # digits of the largest pid (pid_max 4194304)
 ISO_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
 
 
@@ -65,6 +67,7 @@ class Outcome:
                 value = value.replace(real, name)
             value = self.case_random.sub("{{case}}", value)
             for pid in self.pids:  # not inside a longer number; after a JSON escape such as \u0000 it may be
+                value = _cut_as_if_widest(value, pid)
                 value = re.sub(rf"(?:(?<![0-9])|(?<=\\u[0-9a-fA-F]{{4}})){pid}(?![0-9])", "{{pid}}", value)
             return ISO_TIME.sub("{{iso_time}}", value)
         if isinstance(value, list):
@@ -72,6 +75,17 @@ class Outcome:
         if isinstance(value, dict):
             return {k: self._named(v) for k, v in value.items()}
         return value
+
+
+def _cut_as_if_widest(value: str, pid: str) -> str:
+    """A value holding the pid and cut after a fixed number of characters shows fewer of what follows
+    the pid the wider the pid is; a confined implementation's pids (its own pid namespace) are
+    narrower than the harness's. Drop what a pid of PID_WIDTH digits would have pushed out of view."""
+    at, cut = value.find(pid), value.find(CUT)
+    if at < 0 or cut < at + len(pid):
+        return value
+    extra = PID_WIDTH - len(pid)
+    return value[:max(at + len(pid), cut - extra)] + value[cut:]
 
 
 def tree_state(root: str) -> list[str]:

@@ -48,6 +48,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 from ..adapters.base import AdapterUnavailable
@@ -125,6 +126,7 @@ def merge(folder: Path, version: str, part: Path, spec, ran: list[str], fingerpr
     """Fold the records of a run of `ran` (results file `part`) into the release's results.jsonl and
     keys.json: a case run now takes its new record; a case not run keeps its old one; a case the spec
     no longer has is dropped. The header is the new run's, `selected` counting the merged file."""
+    from ..results.journal import write_results
     from ..results.records import load_results
     out = folder / version
     new = load_results(part)
@@ -144,12 +146,8 @@ def merge(folder: Path, version: str, part: Path, spec, ran: list[str], fingerpr
     run = dict(new.run or (old.run if old else None) or {})
     run["selected"] = len(records)
     run["merged"] = {"run": len([i for i in ran if i in new.records]), "kept": len(records) - len([i for i in ran if i in new.records])}
-    tmp = out / f"results.jsonl.tmp-{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(json.dumps({"run": run}) + "\n")  # ASCII escapes: records may hold lone surrogates
-        for record in records.values():
-            fh.write(json.dumps(record) + "\n")
-    tmp.replace(out / "results.jsonl")
+    write_results(out / "results.jsonl", run, records.values(),
+                  {"counts": dict(Counter(r["outcome"] for r in records.values())), "merged": True})
     (out / "keys.json").write_text(json.dumps(keys, indent=1, sort_keys=True) + "\n")
     part.unlink()
     return run["merged"]

@@ -6,7 +6,8 @@ another spec, bridge, deal or set of releases; a shard given twice or missing; a
 shards; a release a shard did not run to a verdict (no result for its cases); a release installed
 with other pins in two shards. Per release the merge writes what a single run would have:
 
-    results.jsonl   the first shard's header (selected and merged counting the whole), every record in spec order
+    results.jsonl   the first shard's header (selected and merged counting the whole), every record in spec
+                    order, the end line (counts, sha256) as matrix.merge writes it
     keys.json       the shards' keys together
     status.json     the first shard's, with rc the worst of the shards' (0 or 1), seconds their sum,
                     install_seconds the longest, cases_run "all" (or the count, for a matrix limited by --ids)
@@ -14,22 +15,28 @@ with other pins in two shards. Per release the merge writes what a single run wo
     install.log     the first shard's; run.log: every shard's, one after another
     results.part.jsonl.outputs/   the huge actuals, their records' actual_file pointing here
 
-The timing fields are the only ones to differ from a single run: each record's `duration`, and
-status.json's `seconds` and `install_seconds` (the logs are the shards' terminal output).
+The timing fields are the only ones to differ from a single run (with the header's `fresh_seed`, a
+run's random number, unused when cases are run by id): each record's `duration`, the
+sha256 of results.jsonl's end line (of the lines, durations included), and status.json's `seconds`
+and `install_seconds` (the logs are the shards' terminal output).
 """
 from __future__ import annotations
 
 import json
 import shutil
+from collections import Counter
 from pathlib import Path
 
-from ..results.records import load_results
+from ..results.journal import write_results
+from ..results.records import ResultsError, load_results
 from .matrix import verdict
 from .shards import MANIFEST, ShardError, digest, read_manifest, spec_digest
 
 SAME = ("of", "spec", "bridge", "wsconf", "releases", "cases", "limited", "deal")
 OUTPUTS = "results.part.jsonl.outputs"
-TIMING = {"record": ("duration",), "status": ("seconds", "install_seconds")}
+# A header's fields that differ from run to run: the counts the merge sets, and the fresh cases' random
+# seed (the matrix runs the spec's cases by id: no fresh case is made); the first shard's is kept.
+PER_RUN = ("selected", "merged", "fresh_seed")
 
 
 def _manifests(folders: list[Path], spec) -> list[tuple[Path, dict]]:
@@ -124,8 +131,8 @@ def _read_release(folder: Path, version: str, ids: list[str]) -> dict:
         raise ShardError(f"{results_path}: missing")
     try:
         results = load_results(results_path)
-    except (json.JSONDecodeError, KeyError, TypeError) as exc:  # a line cut short, or without an id
-        raise ShardError(f"{results_path}: not a results file ({type(exc).__name__}: {exc})") from None
+    except ResultsError as exc:  # a line cut short, without an id, or changed after the run
+        raise ShardError(f"{results_path}: not a results file ({exc})") from None
     lacking = [i for i in ids if i not in results.records]
     extra = sorted(set(results.records) - set(ids))
     if lacking or extra:
@@ -144,8 +151,8 @@ def _same_install(version: str, parts: list[dict]) -> None:
             if part["status"].get(field) != first["status"].get(field):
                 raise ShardError(f"{part['folder'] / version / 'status.json'}: {version} ran with another {field} "
                                  f"than in {first['folder'] / version / 'status.json'}")
-        ours = {k: v for k, v in (part["results"].run or {}).items() if k not in ("selected", "merged")}
-        theirs = {k: v for k, v in (first["results"].run or {}).items() if k not in ("selected", "merged")}
+        ours = {k: v for k, v in (part["results"].run or {}).items() if k not in PER_RUN}
+        theirs = {k: v for k, v in (first["results"].run or {}).items() if k not in PER_RUN}
         if ours != theirs:
             differ = sorted(k for k in set(ours) | set(theirs) if ours.get(k) != theirs.get(k))
             raise ShardError(f"{part['folder'] / version / 'results.jsonl'}: its header differs from "
@@ -176,10 +183,8 @@ def _write_release(out: Path, version: str, parts: list[dict], spec, limited: bo
     header["selected"] = len(ordered)
     header["merged"] = {name: sum(((p["results"].run or {}).get("merged") or {}).get(name, 0) for p in parts)
                         for name in ("run", "kept")}
-    with open(where / "results.jsonl", "w", encoding="utf-8") as fh:
-        fh.write(json.dumps({"run": header}) + "\n")  # ASCII escapes, as matrix.merge writes them
-        for record in ordered:
-            fh.write(json.dumps(record) + "\n")
+    write_results(where / "results.jsonl", header, ordered,   # as matrix.merge writes a release's results
+                  {"counts": dict(Counter(r["outcome"] for r in ordered)), "merged": True})
     cases = {}
     for part in parts:
         cases.update(part["keys"].get("cases", {}))

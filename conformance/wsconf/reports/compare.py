@@ -51,7 +51,8 @@ class LiveSide:
 class SavedSide:
     def __init__(self, results: Results):
         self.results = results
-        self.label = results.label
+        unconfined = (results.confinement or "").startswith("UNCONFINED")
+        self.label = results.label + (" (UNCONFINED)" if unconfined else "")
 
     def record(self, case) -> dict | None:
         return self.results.records.get(case.id)
@@ -60,8 +61,8 @@ class SavedSide:
         pass
 
 
-def open_side(text: str):
-    return SavedSide(load_results(text)) if is_results_file(text) else LiveSide(text)
+def open_side(text: str, require_end: bool = False):
+    return SavedSide(load_results(text, require_end)) if is_results_file(text) else LiveSide(text)
 
 
 def _field_diffs(a, b, path: str = "") -> list[tuple[str, object, object]]:
@@ -102,11 +103,12 @@ def _short(value) -> str:
     return text if len(text) <= SHOWN else text[:SHOWN] + "…"
 
 
-def compare(a_spec: str, b_spec: str, case_filter=None, out=print) -> int:
+def compare(a_spec: str, b_spec: str, case_filter=None, out=print, require_end: bool = False) -> int:
+    """require_end: refuse a saved side without its end line (an interrupted run)."""
     spec = load_spec()
-    a = open_side(a_spec)
+    a = open_side(a_spec, require_end)
     try:
-        b = open_side(b_spec)
+        b = open_side(b_spec, require_end)
     except Exception:
         a.close()
         raise

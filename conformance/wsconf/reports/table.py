@@ -1,43 +1,56 @@
 """Turning result files (one JSON object per case) into tables people read."""
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
 from ..results.records import by_tool
+from ..results.records import load_results as read_results
 
 COLUMNS = ("passed", "failed", "xfail", "xpass", "unsupported", "not_applicable", "error")
 
 
-def _lines(path: Path) -> list[dict]:
-    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+def load_results(path: Path, require_end: bool = False) -> list[dict]:
+    """The records of the spec's cases in a results file, checked (results/records.py; ResultsError
+    when it cannot be trusted); the run's fresh cases (session/fresh.py) are not the spec's. Its
+    first line may describe the run: load_run."""
+    return fixed(read_results(path, require_end).records.values())
 
 
-def load_results(path: Path) -> list[dict]:
-    """The case records of a results file (its first line may describe the run: load_run)."""
-    return [r for r in _lines(path) if "run" not in r]
+def fixed(records) -> list[dict]:
+    """The spec's cases among records, without the run's fresh ones."""
+    return [r for r in records if not r.get("fresh")]
 
 
 def load_run(path: Path) -> dict | None:
     """What the run judged (implementation, version, dependencies ...), when the file says."""
-    return next((r["run"] for r in _lines(path) if "run" in r), None)
+    return read_results(path).run
 
 
-def merged_runs(specs: list[str]) -> list[tuple[str, list[dict]]]:
+def unconfined(run: dict | None) -> str | None:
+    """Why the implementation of a run was not confined, when its first line says it was not."""
+    confinement = (run or {}).get("confinement") or ""
+    return confinement.removeprefix("UNCONFINED: ") if confinement.startswith("UNCONFINED") else None
+
+
+def merged_runs(specs: list[str], require_end: bool = False) -> list[tuple[str, list[dict]]]:
     """LABEL=path arguments as (label, records), in order; the shards of one run (a CI matrix, each
     machine some tools) share a label and are joined. A case in two shards is an error: it would
-    count twice."""
+    count twice. A run whose implementation was not confined is labelled so: `LABEL (UNCONFINED)`."""
     runs: dict[str, list[dict]] = {}
+    loose: set[str] = set()
     for spec in specs:
         label, _, path = spec.rpartition("=") if "=" in spec else (Path(spec).stem, "", spec)
-        runs.setdefault(label, []).extend(load_results(Path(path)))
+        results = read_results(Path(path), require_end)
+        runs.setdefault(label, []).extend(fixed(results.records.values()))
+        if unconfined(results.run) is not None:
+            loose.add(label)
     for label, records in runs.items():
         ids = [r["id"] for r in records]
         if len(ids) != len(set(ids)):
             twice = sorted({i for i in ids if ids.count(i) > 1})
             raise SystemExit(f"wsconf report: {label}: cases in more than one results file: {', '.join(twice[:5])}")
-    return list(runs.items())
+    return [(f"{label} (UNCONFINED)" if label in loose else label, records) for label, records in runs.items()]
 
 
 def counts(records: list[dict]) -> Counter:

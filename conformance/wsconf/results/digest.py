@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .records import MATCHES, Results, outputs
+from .records import MATCHES, Results, ResultsError, outputs
 
 DIGEST_FORMAT = 1  # raise when what a digest holds, or how the fingerprint is made, changes
 
@@ -121,20 +121,30 @@ def load_digest(path: str | Path, cache: bool = True) -> Digest:
         except (ValueError, KeyError, TypeError):
             pass  # a cache written by something else: read the file again
     digest = Digest(path, None)
+    before, ended = hashlib.sha256(), False  # the lines before the end line, which vouches for them
     with open(path, "rb") as fh:
         offset = 0
-        for line in fh:
+        for number, line in enumerate(fh, 1):
+            if ended and line.strip():
+                raise ResultsError(f"{path}:{number}: a line after the end line: the file was changed after the run")
             passed = _passed_id(line)
             if passed is not None:
                 digest.entries[passed] = Entry(MATCHES, None, "", PASSED_FINGERPRINT)
                 digest.offsets[passed] = offset
             elif line.strip():
                 item = json.loads(line)
+                if "end" in item and "id" not in item:
+                    if before.hexdigest() != (item["end"] or {}).get("sha256"):
+                        raise ResultsError(f"{path}:{number}: the sha256 in the end line does not match the lines "
+                                           "before it: the file was changed after the run")
+                    ended = True
+                    continue
                 if "run" in item and "id" not in item:
                     digest.run = item["run"]
                 else:
                     digest.entries[item["id"]] = _entry(item)
                     digest.offsets[item["id"]] = offset
+            before.update(line)
             offset += len(line)
     if digest.run is None and digest.offsets:  # results without a run line: named by their first record
         first = digest.record(next(iter(digest.offsets)))

@@ -3,6 +3,7 @@
 made comparable across runs (the temporary folders, times and pids named, not compared)."""
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections import Counter
@@ -15,11 +16,20 @@ from ..spec.placeholders import has_pattern, matches
 MATCHES = "passed"  # the one raw outcome that means "behaves as the pinned expectation"
 
 
+class ResultsError(Exception):
+    """A results file that cannot be trusted or read: the message names the file and line."""
+
+
 @dataclass
 class Results:
     path: Path
     run: dict | None
     records: dict[str, dict] = field(default_factory=dict)
+    end: dict | None = None     # the last line: counts and the sha256 of the lines before (None: the run did not end)
+
+    @property
+    def complete(self) -> bool:
+        return self.end is not None
 
     @property
     def implementation(self) -> str:
@@ -38,6 +48,11 @@ class Results:
         return f"{self.implementation}@{self.version}"
 
     @property
+    def confinement(self) -> str | None:
+        """How the implementation ran (the run's first line), when the file says."""
+        return (self.run or {}).get("confinement")
+
+    @property
     def core_version(self) -> str | None:
         return core_release(self.implementation, self.version, self.run)
 
@@ -50,19 +65,55 @@ def core_release(implementation: str, version: str, run: dict | None) -> str | N
     return ((run or {}).get("dependencies") or {}).get("@mastra/core")
 
 
-def load_results(path: str | Path) -> Results:
+def load_results(path: str | Path, require_end: bool = False) -> Results:
+    """A results file, checked: every line a JSON object; the last line, when it is the end line,
+    holds the sha256 of every byte before it and the counts of the records (else ResultsError:
+    the file was changed after the harness wrote it). A file without the end line (an interrupted
+    run) is read with `complete` false, or refused with require_end."""
     path = Path(path)
-    run, records = None, {}
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            if not line.strip():
-                continue
-            item = json.loads(line)
-            if "run" in item and "id" not in item:
-                run = item["run"]
-            else:
-                records[item["id"]] = item
-    return Results(path, run, records)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ResultsError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    run, records, end, before, counted = None, {}, None, 0, Counter()
+    lines = data.split(b"\n")
+    offset = 0
+    for number, raw in enumerate(lines, 1):
+        start, offset = offset, offset + len(raw) + 1
+        if not raw.strip():
+            continue
+        if end is not None:
+            raise ResultsError(f"{path}:{number}: a line after the end line: the file was changed after the run")
+        try:
+            item = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+            raise ResultsError(f"{path}:{number}: not a JSON line ({exc}): not a results file, or cut short") from None
+        if not isinstance(item, dict):
+            raise ResultsError(f"{path}:{number}: a results line must be a JSON object, got {raw[:60]!r}")
+        if "end" in item and "id" not in item:
+            end, before = item["end"], start
+            if not isinstance(end, dict):
+                raise ResultsError(f"{path}:{number}: the end line must hold an object")
+            end_at = number
+        elif "run" in item and "id" not in item:
+            run = item["run"]
+        elif isinstance(item.get("id"), str) and isinstance(item.get("outcome"), str):
+            records[item["id"]] = item
+            counted[item["outcome"]] += 1
+        else:
+            raise ResultsError(f"{path}:{number}: a case record needs a string `id` and `outcome`")
+    if end is None:
+        if require_end:
+            raise ResultsError(f"{path}: no end line: the run did not finish (or the file was cut); "
+                               "--allow-incomplete reads it anyway")
+        return Results(path, run, records)
+    if hashlib.sha256(data[:before]).hexdigest() != end.get("sha256"):
+        raise ResultsError(f"{path}:{end_at}: the sha256 in the end line does not match the lines before it: "
+                           "the file was changed after the run")
+    counted = dict(counted)
+    if (end.get("counts") or {}) != counted:
+        raise ResultsError(f"{path}:{end_at}: the end line counts {end.get('counts')} but the file holds {counted}")
+    return Results(path, run, records, end)
 
 
 def is_results_file(text: str) -> bool:

@@ -13,6 +13,7 @@ unknown key or a value of the wrong type is refused with the file, line and key.
 """
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -50,7 +51,9 @@ class Config:
 
 
 def find_config(start: Path | None = None) -> Path | None:
-    """wsconf.toml, else a pyproject.toml with [tool.wsconf], in this folder or a parent."""
+    """wsconf.toml, else a pyproject.toml with [tool.wsconf], in this folder or a parent. A
+    pyproject.toml that names [tool.wsconf] but cannot be read is refused (ConfigError), never
+    passed over: the run would quietly judge something else."""
     folder = (start or Path.cwd()).resolve()
     for candidate in (folder, *folder.parents):
         if (candidate / CONFIG_FILE).is_file():
@@ -63,9 +66,30 @@ def find_config(start: Path | None = None) -> Path | None:
 
 def _tool_table(pyproject: Path) -> dict:
     try:
-        return tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {})
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+        raw = pyproject.read_bytes()
+    except OSError:
         return {}
+    mentions = re.search(rb"^\s*\[\s*tool\s*\.\s*wsconf\b", raw, re.MULTILINE) is not None
+    try:
+        return _parse(pyproject, raw).get("tool", {})
+    except ConfigError:
+        if mentions:
+            raise
+        return {}
+
+
+def _parse(path: Path, raw: bytes) -> dict:
+    """The TOML of a config file, or a ConfigError naming the line that stops it."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(path, raw[:exc.start].count(b"\n") + 1, "<file>",
+                          f"not UTF-8 (byte {exc.start}: {raw[exc.start:exc.start + 1]!r})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = int(m.group(1)) if (m := re.search(r"line (\d+)", str(exc))) else 1
+        raise ConfigError(path, line, "<toml>", f"not valid TOML: {exc}") from None
 
 
 def _line_of(text: str, key: str, table: str | None) -> int:
@@ -91,12 +115,9 @@ def check_tools(config: Config, unknown: list[str], known: str) -> None:
 
 
 def load_config(path: Path) -> Config:
-    text = path.read_text(encoding="utf-8")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        line = int(m.group(1)) if (m := re.search(r"line (\d+)", str(exc))) else 1
-        raise ConfigError(path, line, "<toml>", f"not valid TOML: {exc}") from None
+    raw = path.read_bytes()
+    data = _parse(path, raw)
+    text = raw.decode("utf-8")
     table = None
     if path.name == "pyproject.toml":
         table = "tool.wsconf"
@@ -113,8 +134,24 @@ def load_config(path: Path) -> Config:
             raise ConfigError(path, line, key, "expected a list of tool names (strings)")
         if key == "workers" and isinstance(value, str) and value != "auto":
             raise ConfigError(path, line, key, f"expected a number of workers or \"auto\", got {value!r}")
+        if key == "workers" and isinstance(value, int) and value < 1:
+            raise ConfigError(path, line, key, f"expected at least 1 worker, got {value!r}")
+        if key == "timeout" and not (math.isfinite(value) and value > 0):
+            raise ConfigError(path, line, key, f"expected a number of seconds above 0, got {value!r}")
+        if key == "adapter" and (problem := _adapter_problem(value)):
+            raise ConfigError(path, line, key, problem)
         if key in PATH_KEYS:
             value = str((path.parent / value).resolve())
+        if key == "expectations" and not Path(value).is_dir():
+            raise ConfigError(path, line, key, f"no such folder: {value}")
         values[key] = value
+    if values.get("results") and values.get("results") == values.get("junitxml"):
+        raise ConfigError(path, _line_of(text, "junitxml", table), "junitxml",
+                          "the same file as results: one would overwrite the other")
     return Config(path, values)
+
+
+def _adapter_problem(name: str) -> str | None:
+    from ..adapters.registry import name_problem
+    return name_problem(name)
 

@@ -48,12 +48,16 @@ def resolve(implementation: str, directory: Path | None = None, version: str | N
     return next((p for p in candidates if p.exists()), None)
 
 
+class ExpectationsError(Exception):
+    """An expectations file that cannot be read as one: the message names the file and line."""
+
+
 def load(implementation: str, directory: Path | None = None, version: str | None = None,
          core: str | None = None) -> dict[str, str]:
     path = resolve(implementation, directory, version, core)
     if path is None:
         return {}
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    data = read(path)
     failures = {}
     for group in data.get("groups") or []:
         for case_id in group.get("cases") or []:
@@ -62,9 +66,78 @@ def load(implementation: str, directory: Path | None = None, version: str | None
     return failures
 
 
-def render(implementation: str, failures: dict[str, str]) -> str:
+def read(path: Path) -> dict:
+    """The file's mapping, its shape checked: a problem is an ExpectationsError naming the line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        node = yaml.compose(text)
+    except UnicodeDecodeError as exc:
+        raise ExpectationsError(f"{path}: not UTF-8 (byte {exc.start})") from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        raise ExpectationsError(f"{path}:{mark.line + 1 if mark else 1}: not valid YAML: {exc.problem or exc}") from None
+    except (OSError, yaml.YAMLError) as exc:
+        raise ExpectationsError(f"{path}: cannot be read: {exc}") from None
+    if node is None:
+        return {}
+
+    def fail(at, message):
+        raise ExpectationsError(f"{path}:{at.start_mark.line + 1}: {message}")
+
+    def strings(at, what):
+        if not isinstance(at, yaml.ScalarNode) or at.tag != "tag:yaml.org,2002:str":
+            fail(at, f"{what} must be a string")
+        return at.value
+
+    if not isinstance(node, yaml.MappingNode):
+        fail(node, "an expectations file is a mapping (implementation, groups, failures)")
+    for key, value in node.value:
+        name = strings(key, "a key")
+        if name == "implementation":
+            strings(value, "implementation")
+        elif name == "groups":
+            if not isinstance(value, yaml.SequenceNode):
+                fail(value, "groups must be a list of {reason, cases}")
+            for group in value.value:
+                keys = {strings(k, "a key of a group"): v for k, v in group.value} \
+                    if isinstance(group, yaml.MappingNode) else fail(group, "a group is {reason, cases}")
+                if set(keys) != {"reason", "cases"}:
+                    fail(group, f"a group has exactly reason and cases, got {', '.join(sorted(keys)) or 'nothing'}")
+                strings(keys["reason"], "a group's reason")
+                if not isinstance(keys["cases"], yaml.SequenceNode):
+                    fail(keys["cases"], "a group's cases must be a list of case ids")
+                for case in keys["cases"].value:
+                    strings(case, "a case id")
+        elif name == "failures":
+            if not isinstance(value, yaml.MappingNode):
+                fail(value, "failures must be a mapping of case id: reason")
+            for case, reason in value.value:
+                strings(case, "a case id")
+                strings(reason, f"the reason of {case.value}")
+        elif name == FRESH:
+            if not isinstance(value, yaml.MappingNode):
+                fail(value, f"{FRESH} must be a mapping of tool: why its generated cases differ")
+            for tool, reason in value.value:
+                strings(tool, "a tool")
+                strings(reason, f"the reason of {tool.value}")
+        else:
+            fail(key, f"unknown key {name!r}; the keys are implementation, groups, failures, {FRESH}")
+    return yaml.safe_load(text) or {}
+
+
+FRESH = "fresh"   # tool -> why its generated cases are expected to differ (session/fresh.py)
+
+
+def fresh_differences(implementation: str, directory: Path | None = None, version: str | None = None,
+                      core: str | None = None) -> dict[str, str]:
+    """The tools whose generated cases the implementation is known to fail, with the reason."""
+    path = resolve(implementation, directory, version, core)
+    return dict((read(path).get(FRESH) or {})) if path else {}
+
+
+def render(implementation: str, failures: dict[str, str], fresh: dict[str, str] | None = None) -> str:
     """The file's text: the cases that share a reason as one group (the biggest first), the rest one by
-    one."""
+    one; then the tools whose fresh cases are known to differ, as they were."""
     by_reason: dict[str, list[str]] = {}
     for case_id, reason in failures.items():
         by_reason.setdefault(reason, []).append(case_id)
@@ -75,6 +148,8 @@ def render(implementation: str, failures: dict[str, str]) -> str:
     if groups:
         body["groups"] = groups
     body["failures"] = dict(sorted(single.items()))
+    if fresh:
+        body[FRESH] = dict(sorted(fresh.items()))
     return HEADER + yaml.safe_dump(body, sort_keys=False, allow_unicode=True, width=100)
 
 
@@ -86,15 +161,16 @@ FAILING = ("failed", "error", "xfail")
 PASSING = ("passed", "xpass")
 
 
-def dump(implementation: str, failures: dict[str, str]) -> str:
+def dump(implementation: str, failures: dict[str, str], fresh: dict[str, str] | None = None) -> str:
     """The file's text: what `write` writes and `wsconf expectations` prints (render: by group)."""
-    return render(implementation, failures)
+    return render(implementation, failures, fresh)
 
 
-def write(implementation: str, failures: dict[str, str], directory: Path | None = None) -> Path:
+def write(implementation: str, failures: dict[str, str], directory: Path | None = None,
+          fresh: dict[str, str] | None = None) -> Path:
     path = path_for(implementation, directory)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(dump(implementation, failures), encoding="utf-8")
+    path.write_text(dump(implementation, failures, fresh), encoding="utf-8")
     return path
 
 

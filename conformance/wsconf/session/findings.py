@@ -42,7 +42,8 @@ def groups(records: list[dict]) -> list[Group]:
     """The not-passing records grouped and ranked (worst harm first, then the biggest group): by their
     signature where it recurs, else by its coarse form (harm.coarse), so a difference whose exact
     shape is one case's own joins the others of its kind at the same call."""
-    failing = [r for r in records if r.get("outcome") in NOT_PASSING]
+    failing = [r for r in records if r.get("outcome") in NOT_PASSING
+               and not r.get("fresh")]  # fresh cases: their own summary line
     key = {id(r): r.get("signature") or f"wrong_output | {r.get('tool')} | (judged before harm classes)"
            for r in failing}
     exact = {id(r) for r in failing if RANK.get(r.get("harm"), 99) <= RANK["false_success"]}
@@ -83,7 +84,8 @@ def reproduction(group: Group, adapter: str | None) -> dict:
 def as_json(records: list[dict], run: dict | None, spec=None) -> dict:
     adapter = (run or {}).get("adapter")
     out = {"implementation": (run or {}).get("implementation"), "version": (run or {}).get("version"),
-           "not_passing": sum(1 for r in records if r.get("outcome") in NOT_PASSING), "groups": []}
+           "not_passing": sum(1 for r in records if r.get("outcome") in NOT_PASSING and not r.get("fresh")),
+           "groups": []}
     for g in groups(records):
         claims = Counter(c for r in g.cases for c in r.get("claims") or [])
         out["groups"].append({

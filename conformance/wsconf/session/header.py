@@ -54,8 +54,8 @@ def header_lines(run: dict, selected: int | None = None) -> list[str]:
         f"expectations:   {expectations}",
         f"spec:           {run['spec']} (pins {run['spec_pins']}; wsconf {run['wsconf']})",
     ]
-    if run.get("isolation"):
-        lines.append(f"isolation:      {run['isolation']}")
+    if run.get("confinement"):
+        lines.append(f"confinement:    {run['confinement']}")
     if selected is not None:
         lines.append(f"cases selected: {selected}")
     return lines

@@ -10,7 +10,7 @@ import argparse
 import json
 import os
 import re
-import shutil
+import secrets
 import signal
 import sys
 from collections import Counter
@@ -21,26 +21,31 @@ import pytest
 from ..adapters.base import AdapterFault
 from ..adapters.registry import load_adapter
 from ..adapters.subprocess import DEFAULT_MAX_LINE
-from ..isolation import reaper, sizes
-from ..judge.render import surrogates_escaped, visible
+from ..isolation import reaper, sizes, watch
+from ..judge.render import for_terminal, visible
 from ..judge.harm import record_fields as findings_fields
 from ..judge.runner import ERROR, NOT_APPLICABLE, PASSED, UNSUPPORTED, run_case
 from ..results.journal import Journal
 from ..spec.capability_aliases import expand
+from ..spec.digest import spec_digest
 from ..spec.loader import load_spec
 from ..spec.tool_names import family_of, spec_tools, tool_id, unknown_tools
 from ..spec.versions import implementation_version
-from . import expectations
+from . import confinement, expectations, fresh
 from .findings import terminal_lines
+from .guards import check_options, positive_seconds
 from .header import describe_run, header_lines
+from .nothing_tested import nothing_tested
 from .summary import XFAIL, XPASS, summary_lines
+
+KEEP_CAP = 512 * 1024 * 1024
 
 
 def pytest_addoption(parser):
     group = parser.getgroup("wsconf", "wsconf conformance suite")
     group.addoption("--wsconf-adapter", default="reference",
                     help="implementation under test: reference, mastra, cmd:<command>, module:Class, or an entry-point name")
-    group.addoption("--wsconf-timeout", type=float, default=30.0, help="seconds per adapter call (default 30)")
+    group.addoption("--wsconf-timeout", type=positive_seconds, default=30.0, help="seconds per adapter call (default 30)")
     group.addoption("--wsconf-results", default=None, help="write one JSON object per case to this file")
     group.addoption("--wsconf-expectations", default=None,
                     help="folder of expectations files (default: conformance/expectations)")
@@ -63,7 +68,18 @@ def pytest_addoption(parser):
     group.addoption("--wsconf-all-tools", action="store_true",
                     help="the summary shows every tool, not only the implementation's own")
     group.addoption("--wsconf-hermetic", action="store_true",
-                    help="run the implementation under bwrap, everything outside the case folders read-only")
+                    help="refuse to run unless the implementation can be confined (it is by default, where bwrap "
+                         "and the kernel allow)")
+    group.addoption("--wsconf-unconfined", action="store_true",
+                    help="run a subprocess implementation without confinement, only watched (the run says UNCONFINED)")
+    group.addoption("--wsconf-fresh", type=int, default=fresh.PER_TOOL,
+                    help="fresh cases generated per tool for this run, whose expected answers the reference "
+                         f"computes (default {fresh.PER_TOOL}; 0: none)")
+    group.addoption("--wsconf-fresh-seed", type=int, default=None,
+                    help="the seed of the fresh cases (default: new every run; the results' first line names it)")
+    group.addoption("--wsconf-keep-outputs", type=size, default=KEEP_CAP,
+                    help="the most the run keeps of huge results as whole files beside --wsconf-results, e.g. "
+                         "512MB (the default); past it a result is kept truncated only")
 
 
 def read_ids(path, spec) -> frozenset[str]:
@@ -93,13 +109,6 @@ def size(text) -> int:
     return int(float(found.group(1)) * {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}[found.group(2).upper()])
 
 
-def isolation(config) -> str:
-    if config.getoption("wsconf_hermetic"):
-        where = "bwrap" if shutil.which("bwrap") else "bwrap, which is not installed: no case can run"
-        return f"hermetic ({where}): the implementation can write only in the case folders"
-    return "watched: writes outside the root are found afterwards, not prevented (--hermetic prevents them)"
-
-
 class WsconfState:
     """Per-process state: the loaded spec and the adapter (created on first use)."""
 
@@ -110,6 +119,9 @@ class WsconfState:
         self.adapter_error = None
         self._expected = None
         self.results: list[dict] = []
+        self.closed = False
+        self.reference = None   # the reference, in this process, for the fresh cases' expected answers
+        self.fresh_expected: dict[str, str] = {}  # tool -> why its fresh cases are known to differ
 
     def load(self, spec_root: Path):
         if self.spec is None or self.spec.root != spec_root:
@@ -128,13 +140,7 @@ class WsconfState:
     @property
     def adapter(self):
         if self._adapter is None and self.adapter_error is None:
-            try:
-                self._adapter = load_adapter(self.config.getoption("wsconf_adapter"),
-                                             self.config.getoption("wsconf_timeout"),
-                                             max_line=self.config.getoption("wsconf_max_line"),
-                                             hermetic=self.config.getoption("wsconf_hermetic"))
-            except (AdapterFault, ValueError, ImportError, AttributeError) as exc:
-                self.adapter_error = f"could not start adapter {self.config.getoption('wsconf_adapter')!r}: {exc}"
+            self._adapter, self.adapter_error = start_adapter(self.config)
         if self.adapter_error:
             raise AdapterFault(self.adapter_error)
         return self._adapter
@@ -163,11 +169,16 @@ class WsconfState:
         return self._expected
 
     def describe(self, spec_root: Path) -> dict:
+        if not self.config.getoption("wsconf_no_expectations"):  # read before the implementation runs
+            self.fresh_expected = expectations.fresh_differences(
+                self.adapter.name, self.config.getoption("wsconf_expectations"), self.adapter.version,
+                implementation_version(self.adapter))
         implemented, source = self.implemented()
         return {**describe_run(self.adapter, self.config.getoption("wsconf_adapter"), implemented, source,
                                self.expectations_file(), len(self.expected_failures()), spec_root),
                 "expectations_missing": self.expectations_missing(),
-                "isolation": isolation(self.config)}
+                "confinement": confinement.describe(self.adapter), "spec_sha256": spec_digest(spec_root),
+                "fresh_seed": self.config.stash.get(SEED, None)}
 
     def expectations_missing(self) -> str | None:
         """Why no expectations file is in force: the file looked for is named after hello's name."""
@@ -179,8 +190,29 @@ class WsconfState:
         return f"no {looked_for} (named after the implementation's name in hello, {self.adapter.name!r})"
 
     def close(self):
-        if self._adapter is not None:
+        """Stop the implementation (once); what it said of itself stays for the summary."""
+        if self._adapter is not None and not self.closed:
+            self.closed = True
             self._adapter.close()
+        if self.reference is not None:
+            self.reference.close()
+            self.reference = None
+
+
+def start_adapter(config):
+    """(the adapter, None), or (None, why it cannot start). Confined where the kernel allows
+    (session/confinement.py); the harness is a subreaper before anything starts, so what the
+    implementation starts before its hello, or detaches, still comes back to it."""
+    reaper.become_subreaper()
+    name = config.getoption("wsconf_adapter")
+    try:
+        confined = confinement.for_run(config, _spec_roots_in_args(config))
+        if confinement.mode(config) == "required" and not confined.confined:
+            return None, f"cannot confine adapter {name!r} (--hermetic): {confined.reason}"
+        return load_adapter(name, config.getoption("wsconf_timeout"), max_line=config.getoption("wsconf_max_line"),
+                            confinement=confined), None
+    except (AdapterFault, ValueError, ImportError, AttributeError) as exc:
+        return None, f"could not start adapter {name!r}: {exc}"
 
 
 def pytest_configure(config):
@@ -190,20 +222,68 @@ def pytest_configure(config):
     os.umask(0o022)
     config.stash[STATE] = WsconfState(config)
     config.addinivalue_line("markers", "wsconf: a conformance case from spec/cases")
+    if not _spec_roots_in_args(config):
+        return  # the project's own tests, or the property tests: no run of the suite
+    check_options(config)  # before any file is opened for writing: a usage error loses nothing
+    reaper.become_subreaper()
     results = config.getoption("wsconf_results")
-    sizes.set_output_dir(f"{results}.outputs" if results else None)
+    sizes.set_output_dir(f"{results}.outputs" if results else None, config.getoption("wsconf_keep_outputs"))
     if config.getoption("wsconf_ids") is not None and not hasattr(config, "workerinput"):
         for root in _spec_roots_in_args(config):  # checked once, before collection
             read_ids(config.getoption("wsconf_ids"), config.stash[STATE].load(root))
+    config.stash[SEED] = _fresh_seed(config)
+    _LEFT.clear()  # pytest.main may run more than once in one process
     if not hasattr(config, "workerinput"):
-        _results.clear()  # pytest.main may run more than once in one process
+        _results.clear()
         _journal = Journal(results, getattr(config.option, "xmlpath", None))
+        if results:
+            Path(f"{results}.outputs").mkdir(parents=True, exist_ok=True)  # there to be hidden when confined
+        _watch_outside(config)
     # A CI timeout's SIGTERM ends the run like Ctrl-C: results kept, adapter and its processes stopped.
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
         try:
             signal.signal(signal.SIGTERM, _interrupt)
         except ValueError:
             pass  # not the main thread
+
+
+SEED = pytest.StashKey[int]()
+
+
+def _fresh_seed(config) -> int:
+    """The fresh cases' seed: given, else made once on the controller and handed to each worker."""
+    if hasattr(config, "workerinput") and "wsconf_fresh_seed" in config.workerinput:
+        return config.workerinput["wsconf_fresh_seed"]
+    given = config.getoption("wsconf_fresh_seed")
+    return given if given is not None else secrets.randbits(31)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """xdist: a worker makes the same fresh cases as every other."""
+    if SEED in node.config.stash:
+        node.workerinput["wsconf_fresh_seed"] = node.config.stash[SEED]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session, config, items):
+    """After the selection (-k, --wsconf-tool ...): the fresh cases of each selected tool."""
+    if not config.getoption("wsconf_fresh") or config.getoption("wsconf_ids") is not None or SEED not in config.stash:
+        return
+    try:
+        implemented = config.stash[STATE].implemented()[0]  # on a worker, its implementation says hello here
+    except AdapterFault:
+        return  # it cannot start: every case says so
+    first: dict[str, CaseItem] = {}
+    for item in items:
+        if isinstance(item, CaseItem) and not isinstance(item, FreshItem):
+            tool = item.case.tool
+            if tool in fresh.GENERATORS and (implemented is None or tool_id(tool) in implemented):
+                first.setdefault(tool, item)
+    for tool, example in sorted(first.items()):
+        for n in range(1, config.getoption("wsconf_fresh") + 1):
+            items.append(FreshItem.from_parent(example.parent, name=fresh.case_id(tool, n), tool=tool, n=n,
+                                               claims=example.case.claims))
 
 
 def _interrupt(signum, frame):
@@ -236,7 +316,10 @@ def pytest_sessionstart(session):
         return
     state = config.stash[STATE]
     try:
+        state.load(roots[0])  # the loaded spec's cache written before the implementation starts, so hidden
         run = state.describe(roots[0])
+    except expectations.ExpectationsError as exc:
+        raise pytest.UsageError(f"wsconf: bad expectations file: {exc}") from None
     except AdapterFault as exc:
         reporter = config.pluginmanager.get_plugin("terminalreporter")
         detail = f"wsconf: the implementation cannot start, so no case was run.\n{exc}"
@@ -258,14 +341,13 @@ def pytest_sessionstart(session):
     if reporter is not None:
         reporter.section("wsconf run", sep="-")
         for line in header_lines(run):
-            reporter.write_line(line)
+            reporter.write_line(for_terminal(line))
     xml = config.stash.get(_xml_key(), None)
     if xml is not None:
         for key, value in run.items():
             xml.add_global_property(f"wsconf.{key}", json.dumps(value) if not isinstance(value, str) else value)
     if getattr(config.option, "numprocesses", None):
         state.close()  # the workers start their own; this one only said hello
-        state._adapter = None
 
 
 def _xml_key():
@@ -278,29 +360,36 @@ RUN = pytest.StashKey[dict]()
 
 def pytest_collection_finish(session):
     if RUN in session.config.stash:
-        _say_selected(session.config, sum(isinstance(i, CaseItem) for i in session.items))
+        _say_selected(session.config, [i.nodeid for i in session.items if isinstance(i, CaseItem)])
 
 
 def pytest_xdist_node_collection_finished(node, ids):
     config = node.config
     if RUN in config.stash and "selected" not in config.stash[RUN]:
-        _say_selected(config, sum(".yaml::" in i or ".yml::" in i for i in ids))
+        _say_selected(config, [i for i in ids if ".yaml::" in i or ".yml::" in i])
 
 
-def _say_selected(config, count: int) -> None:
-    config.stash[RUN]["selected"] = count
+def _say_selected(config, ids: list[str]) -> None:
+    made = sum(f"::{fresh.PREFIX}" in i for i in ids)
+    config.stash[RUN]["selected"] = len(ids) - made
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
-        reporter.write_line(f"cases selected: {count}")
+        reporter.write_line(f"cases selected: {len(ids) - made}")
+        if made:
+            reporter.write_line(f"fresh cases:    {made}, generated for this run (seed {config.stash[SEED]}; "
+                                "expected answers from the reference)")
 
 
 def pytest_unconfigure(config):
+    global _journal
     state = config.stash.get(STATE, None)
     if state:
         state.close()
     reaper.kill_leftovers()  # after the run, nothing the implementation started is left
     if _journal and not hasattr(config, "workerinput"):
+        _finish_journal(config)
         _journal.close()
+        _journal = None
 
 
 def _spec_root_for(file_path: Path) -> Path | None:
@@ -393,23 +482,28 @@ class CaseItem(pytest.Item):
             self._record(ERROR, str(exc), [])
             raise CaseFailure(str(exc)) from None
         reason = state.expected_failures().get(self.case.id)
-        result = run_case(self.case, adapter, state.implemented()[0],
-                          all_versions=self.config.getoption("wsconf_all_versions"))
+        try:
+            result = run_case(self.case, adapter, state.implemented()[0],
+                              all_versions=self.config.getoption("wsconf_all_versions"))
+        except Exception as exc:  # a bug of the harness is this case's error, recorded; the run goes on
+            message = f"the harness failed running case {self.case.id}: {type(exc).__name__}: {exc}"
+            self._record(ERROR, message, [])
+            raise CaseFailure(message) from exc
         outcome = result.outcome
         if outcome == NOT_APPLICABLE:  # never counted as passed or failed, nor held to the expectations
             self._record(NOT_APPLICABLE, result.message, [], 0.0)
-            pytest.skip(result.message)
+            pytest.skip(for_terminal(result.message))
         if outcome == UNSUPPORTED:
             self._record(UNSUPPORTED, result.message, result.steps, result.duration, missing=self._missing(adapter, state))
-            pytest.skip(f"unsupported: {result.message}")
+            pytest.skip(for_terminal(f"unsupported: {result.message}"))
         if reason is not None:
             if outcome == PASSED:
                 self._record(XPASS, f"listed as an expected failure ({reason}) but passed", result.steps, result.duration,
-                         result=result)
+                             result=result)
                 raise CaseFailure(f"unexpected pass: {self.case.id} is listed in the expectations file of "
                                   f"{adapter.name} ({reason}) but passed; remove the entry")
             self._record(XFAIL, reason, result.steps, result.duration, detail=result.message, result=result)
-            pytest.xfail(reason)
+            pytest.xfail(for_terminal(reason))
         self._record(outcome, result.message, result.steps, result.duration, result=result)
         if outcome != PASSED:
             raise CaseFailure(result.message)
@@ -442,41 +536,165 @@ class CaseItem(pytest.Item):
         if isinstance(excinfo.value, CaseFailure):
             claims = ", ".join(self.case.claims)
             # A lone surrogate (half an emoji) cannot be encoded for the terminal or an xdist worker.
-            return surrogates_escaped(f"{self.case.id} ({self.case.file}:{self.case.line}) checks {claims}\n"
-                                      f"{excinfo.value}")
+            return for_terminal(f"{self.case.id} ({self.case.file}:{self.case.line}) checks {claims}\n"
+                                f"{excinfo.value}")
         return super().repr_failure(excinfo)
 
     def reportinfo(self):
         return self.path, self.case.line - 1, self.case.id
 
 
+class FreshItem(CaseItem):
+    """A fresh case (session/fresh.py): made from the run's seed when it runs, its expected answers the
+    reference's. A difference is recorded as failed but judged with the tool's other fresh cases
+    (the summary), so it is shown as an expected failure here."""
+
+    def __init__(self, *, tool: str, n: int, claims: list[str], **kwargs):
+        pytest.Item.__init__(self, **kwargs)
+        self.tool, self.n, self.claims = tool, n, claims
+        self.case = fresh.draft(tool, n, self.config.stash[SEED], claims)
+        self.add_marker(pytest.mark.wsconf)
+        self.keywords["fresh"] = True
+
+    def runtest(self):
+        state = self.config.stash[STATE]
+        try:
+            adapter = state.adapter
+            if state.reference is None:
+                from ..adapters.reference import ReferenceAdapter
+                state.reference = ReferenceAdapter(self.config.getoption("wsconf_timeout"))
+            self.case = fresh.expected_by_reference(self.case, state.reference)
+            result = run_case(self.case, adapter, state.implemented()[0],
+                              all_versions=self.config.getoption("wsconf_all_versions"))
+        except Exception as exc:  # recorded as this case's error, like any other
+            message = f"the harness failed running fresh case {self.case.id}: {type(exc).__name__}: {exc}"
+            self._record(ERROR, message, [])
+            raise CaseFailure(message) from exc
+        self._record(result.outcome, result.message, result.steps, result.duration, result=result)
+        if result.outcome in (NOT_APPLICABLE, UNSUPPORTED):
+            pytest.skip(for_terminal(result.message))
+        if result.outcome != PASSED:
+            pytest.xfail(for_terminal(f"a fresh input answered otherwise than the reference (judged per tool in "
+                                      f"the summary): {result.message.splitlines()[0] if result.message else ''}"))
+
+    def _record(self, outcome, message, steps, duration=0.0, detail="", missing=None, result=None):
+        super()._record(outcome, message, steps, duration, detail, missing=missing, result=result)
+        key, value = self.user_properties.pop()
+        record = json.loads(value)
+        record.update(fresh=True, seed=self.config.stash[SEED], case=self.case.raw)
+        self.user_properties.append((key, json.dumps(record, default=str)))
+
+    def reportinfo(self):
+        return self.path, None, self.case.id
+
+
 # -- results and the summary (on the controller when running under xdist) -----------------------
 
 def pytest_runtest_logreport(report):
-    if report.when != "call" and not (report.when == "setup" and report.skipped):
+    records = [json.loads(value) for key, value in report.user_properties if key == "wsconf"]
+    if not records and report.when == "???" and report.failed:  # xdist: the worker running it died
+        records = [_died(report)]
+    elif report.when != "call" and not (report.when == "setup" and report.skipped):
         return
-    for key, value in report.user_properties:
-        if key == "wsconf":
-            record = json.loads(value)
-            _results.append(record)
-            if _journal:
-                _journal.add(record, report.nodeid)
+    for record in records:
+        _results.append(record)
+        if _journal:
+            _journal.add(record, report.nodeid)
 
 
 _results: list[dict] = []
+_CONFIG: dict = {}   # the controller's config, for a record made where no item is at hand
+_LEFT: list[str] = []  # what the implementation left running when it shut down, here and on the workers
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """xdist: a worker ended; what its implementation left running comes with it."""
+    _LEFT.extend(getattr(node, "workeroutput", {}).get("wsconf_left_running", []))
+
+
+def _died(report) -> dict:
+    """The record of a case whose worker died while running it: an error, with what xdist saw."""
+    case_id = report.nodeid.rpartition("::")[2]
+    config = _CONFIG.get("config")
+    state = config.stash[STATE] if config else None
+    case = next((c for c in (state.spec.cases if state and state.spec else []) if c.id == case_id), None)
+    run = config.stash.get(RUN, {}) if config else {}
+    said = str(report.longrepr or "").strip().splitlines()
+    return {"id": case_id, "tool": case.tool if case else "?", "tools": list(case.families) if case else [],
+            "claims": case.claims if case else [], "implementation": run.get("implementation"),
+            "version": run.get("version"), "outcome": ERROR, "duration": 0.0, "steps": [], "detail": "",
+            "message": f"the worker running case {case_id} died before recording it: "
+                       f"{said[0] if said else 'no reason given'}"}
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session, exitstatus):
+    """Before anything is written at the end (the JUnit XML): the implementation is stopped, with
+    every process it started, on the workers and here, so nothing of it can change what follows.
+    Then, here, why the run fails beyond its cases: stale expectations, nothing tested, files
+    changed outside the run (watch.py)."""
     config = session.config
+    state = config.stash.get(STATE, None)
+    if state:
+        state.close()
+        _LEFT.extend(getattr(state._adapter, "left_running", None) or [])
+    reaper.kill_leftovers()
     if hasattr(config, "workerinput"):
+        config.workeroutput["wsconf_left_running"] = list(_LEFT)  # to the controller (pytest_testnodedown)
         return
+    if not _spec_roots_in_args(config):
+        return
+    # from what it said of itself at hello: it is not started again
     problems = _expectation_problems(session)
     if problems:
         config.stash[STALE] = problems
+    reasons = list(problems)
+    fixed_records = [r for r in _results if not r.get("fresh")]
+    empty = nothing_tested(fixed_records, config.stash.get(RUN, None))
+    if empty:
+        reasons.append(f"nothing was tested: {empty}")
+    reasons += [f"{tool}: answers match the spec but not fresh inputs" for tool, _, fails in _fresh_verdicts(config)
+                if fails]
+    reasons += [f"changed outside the run while it ran: {path}" for path in _outside_changes(config)]
+    if _LEFT:
+        reasons.append(f"the implementation left {len(_LEFT)} process(es) running when it shut down (killed): "
+                       + ", ".join(_LEFT))
+    config.stash[FAILS] = reasons
+    if reasons:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+def _fresh_verdicts(config) -> list[tuple[str, str, bool]]:
+    return fresh.verdicts(_results, config.stash[STATE].fresh_expected)
+
+
 STALE = pytest.StashKey[list]()
+FAILS = pytest.StashKey[list]()
+WATCHED = pytest.StashKey[tuple]()
+
+
+def _watch_outside(config) -> None:
+    """What the run depends on outside its folders, before anything starts (watch.py)."""
+    _CONFIG["config"] = config
+    spec_roots = _spec_roots_in_args(config)
+    places = watch.watched_places(spec_roots, config.getoption("wsconf_expectations") or expectations.EXPECTATIONS_DIR)
+    config.stash[WATCHED] = (places, watch.snapshot(places))
+
+
+def _outside_changes(config) -> list[str]:
+    places, before = config.stash.get(WATCHED, ((), {}))
+    return watch.changes(before, watch.snapshot(places)) if places else []
+
+
+def _finish_journal(config) -> None:
+    """The results' last line: the counts (the summary's, from the same records), why the run
+    failed beyond its cases, and the sha256 of everything before it."""
+    counts = dict(Counter(record["outcome"] for record in _results))
+    end = {"counts": counts, "cases": len(_results), "failed_because": config.stash.get(FAILS, [])}
+    said = _journal.finish(end)
+    if said:
+        print(f"wsconf: {said}", file=sys.stderr)
 
 
 def _expectation_problems(session) -> list[str]:
@@ -499,15 +717,30 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     tr = terminalreporter
     tr.section("wsconf summary")
     implemented = config.stash[RUN].get("tools") if RUN in config.stash else None
-    for line in summary_lines(_results, implemented, config.getoption("wsconf_all_tools")):
+    fixed_records = [r for r in _results if not r.get("fresh")]
+    for line in summary_lines(fixed_records, implemented, config.getoption("wsconf_all_tools")):
         tr.write_line(line)
-    for problem in config.stash.get(STALE, []):
-        tr.write_line(problem, red=True)
+    _write_fresh(tr, config)
+    problems = config.stash.get(STALE, [])
+    for problem in problems:
+        tr.write_line(for_terminal(problem), red=True)
+    for reason in config.stash.get(FAILS, []):
+        if reason not in problems:
+            tr.write_line(for_terminal(f"the run fails: {reason}"), red=True)
     lenient = Counter(c for record in _results for c in record.get("refusals_only") or [])
     for capability, count in sorted(lenient.items()):
         tr.write_line(f"{count} case(s) ran without {capability}: each step expecting a thrown error was judged "
                       "as a refusal only (it throws; the root as the upstream left it)")
     _write_findings(tr, config)
+
+
+def _write_fresh(tr, config) -> None:
+    """A line per tool for its fresh cases, beside its fixed cases' rate."""
+    lines = _fresh_verdicts(config)
+    if lines:
+        tr.write_line(f"fresh inputs (generated for this run, seed {config.stash.get(SEED, None)}; expected: the reference's answers):")
+        for _, line, fails in lines:
+            tr.write_line(for_terminal("  " + line), red=fails)
 
 
 def _write_findings(tr, config) -> None:
@@ -517,7 +750,7 @@ def _write_findings(tr, config) -> None:
     if lines:
         tr.section("wsconf findings")
         for line in lines:
-            tr.write_line(surrogates_escaped(line))
+            tr.write_line(for_terminal(line))
 
 
 __all__ = ["visible"]

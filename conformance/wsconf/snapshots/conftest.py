@@ -54,6 +54,7 @@ def repo_workspace(adapter):
     for rel, text in IGNORED_FILES.items():
         (tree.root / rel).parent.mkdir(parents=True, exist_ok=True)
         (tree.root / rel).write_text(text, encoding="utf-8")
+    tree.hand_over(tree.root)  # the copy is the implementation's (a confined one runs as a uid of its own)
     session = adapter.open(str(tree.root), str(tree.outside), str(tree.home), {"sandbox": {}})
     try:
         yield session, str(tree.root)

@@ -55,6 +55,15 @@ def _cache_dir() -> Path | None:
     return Path(setting) if setting else _DEFAULT_DIR
 
 
+def cache_folder() -> tuple[Path | None, list[Path]]:
+    """The folder the loaded specs are kept in, and what else it holds (the bridge and release
+    installs): a confined implementation is shown the rest of it, never the specs."""
+    folder = _cache_dir()
+    if folder is None or not folder.is_dir():
+        return None, []
+    return folder, sorted(p for p in folder.iterdir() if not p.name.startswith(("spec-", ".spec-")))
+
+
 def cached_load(spec_root: Path, default_spec_dir: Path, load):
     """load(spec_root) once per content: from this process's memo, else the disk cache, else load."""
     try:
