@@ -148,6 +148,23 @@ def test_the_expected_failure_bench_alters_exactly_its_entries_and_keeps_its_sec
     assert doc.read_text() == "# Benchmarks\n\nnew body\n\n" + text
 
 
+def test_the_matrix_estimate_costs_each_runner_as_it_works_and_its_section_is_kept(tmp_path):
+    from tools.bench import matrix as bench_matrix
+    from tools.bench import report
+    from wsconf.releases.shards import Durations
+    durations = Durations({("1.11.0", "a"): 10.0, ("1.11.0", "b"): 4.0, ("1.11.0", "c"): 4.0,
+                           ("1.12.0", "a"): 2.0, ("1.12.0", "b"): 2.0, ("1.12.0", "c"): 2.0})
+    # a runner holding both releases: 100 s each, then 1.11.0's cases on 2 workers (10 | 4 + 4), 1.12.0's (2 + 2 | 2)
+    assert bench_matrix.runner_seconds({"1.11.0": ["a", "b", "c"], "1.12.0": ["a", "b", "c"]}, durations, 100.0, 2) == 214.0
+    rows = bench_matrix.estimate(["1.11.0", "1.12.0"], ["a", "b", "c"], durations, [1, 2], 100.0, 2)
+    assert [(r["runners"], r["slowest"], r["releases"]) for r in rows] == [(1, 214.0, 2), (2, 110.0, 1)]
+    doc = tmp_path / "BENCHMARKS.md"
+    section = f"{bench_matrix.MARKERS[0]}\n## The release matrix\n{bench_matrix.MARKERS[1]}\n"
+    doc.write_text("# old\n\n" + section)
+    report.write_document(doc, "# Benchmarks\n\nnew body")
+    assert doc.read_text() == "# Benchmarks\n\nnew body\n\n" + section
+
+
 def test_the_site_bench_states_the_target_from_its_samples_and_keeps_its_section(tmp_path):
     import argparse
 

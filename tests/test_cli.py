@@ -265,4 +265,4 @@ def test_init_prints_the_guide_and_copies_an_example(tmp_path, capsys):
     code, _, err = run(capsys, "init", "--example", "rust-port", "--directory", str(tmp_path / "other"))
     assert (code, err) == (2, "wsconf init: no example 'rust-port'; the examples are node-port, python-port\n")
     code, _, err = run(capsys, "init")
-    assert (code, err) == (2, "wsconf init: --adapter and --implementation needed (or --guide, or --example NAME)\n")
+    assert (code, err) == (2, "wsconf init: --adapter and --implementation needed (or --guide, --example NAME, or --matrix N)\n")

@@ -14,9 +14,19 @@ def cmd_init(args) -> int:
         return 0
     if args.example:
         return copy_example(args.example, Path(args.directory), args.force)
+    if args.durations and args.matrix is None:
+        print("wsconf init: --durations goes with --matrix N (the files the shard jobs deal by)", file=sys.stderr)
+        return 2
+    if args.matrix is not None:
+        from ..port.scaffold import DEFAULT_INSTALL
+        from ..releases.workflow import write_matrix_workflow
+        rc = write_matrix_workflow(Path(args.directory), args.matrix, args.install or DEFAULT_INSTALL, args.force,
+                                   args.durations)
+        if rc or not (args.adapter or args.implementation):
+            return rc  # the port's own files too when --adapter and --implementation are given
     missing = [flag for flag, value in (("--adapter", args.adapter), ("--implementation", args.implementation)) if not value]
     if missing:
-        print(f"wsconf init: {' and '.join(missing)} needed (or --guide, or --example NAME)", file=sys.stderr)
+        print(f"wsconf init: {' and '.join(missing)} needed (or --guide, --example NAME, or --matrix N)", file=sys.stderr)
         return 2
     return init(Path(args.directory), args.adapter, args.implementation, args.tools, args.force, install=args.install)
 
@@ -78,6 +88,12 @@ def register(sub) -> None:
     ini.add_argument("--install", default=None,
                      help="what the CI workflow pip-installs wsconf from, a wheel file or a git URL "
                           "(default: the wheel ./wsconf-<version>-py3-none-any.whl, committed beside wsconf.toml)")
+    ini.add_argument("--matrix", type=int, default=None, metavar="N",
+                     help="write .github/workflows/wsconf-matrix.yml: the release matrix as N shard jobs and a merge "
+                          "job (ranges, changelog and site from the merged matrix)")
+    ini.add_argument("--durations", action="append", default=None, metavar="PATH",
+                     help="with --matrix: earlier runs (a matrix folder or results files, in the repository) the "
+                          "shard jobs deal the pairs by (repeatable)")
     ini.add_argument("--tools", default=None, help="comma-separated tools it implements (default: all)")
     ini.add_argument("--directory", default=".", help="the port's repository (default: here)")
     ini.add_argument("--force", action="store_true", help="overwrite existing files")

@@ -139,11 +139,26 @@ def cmd_matrix(args) -> int:
         only = read_ids_file(args.ids, spec)
         if only is None:
             return 2
+    if args.action != "run" and (args.shard or args.durations):
+        print(f"wsconf matrix {args.action}: --shard and --durations are options of `matrix run`", file=sys.stderr)
+        return 2
+    if args.action == "merge":
+        return _merge(args, spec)
+    if args.shards:
+        print(f"wsconf matrix {args.action}: shard folders are merged (`wsconf matrix merge SHARD...`), "
+              f"not given to {args.action}: {' '.join(args.shards)}", file=sys.stderr)
+        return 2
     if args.action == "run":
         versions = args.releases.split(",") if args.releases else stable_releases(args.first, args.last)
-        run_matrix(Path(args.matrix), versions, args.workers, args.installers, parallel=args.parallel,
-                   log=lambda m: print(m, file=sys.stderr, flush=True), spec=spec,
-                   rerun_bridge=args.rerun_bridge, full=args.full, only=only)
+        options = dict(workers=args.workers, installers=args.installers, parallel=args.parallel,
+                       log=lambda m: print(m, file=sys.stderr, flush=True), spec=spec,
+                       rerun_bridge=args.rerun_bridge, full=args.full, only=only)
+        if args.shard:
+            return _run_shard(args, versions, options)
+        if args.durations:
+            print("wsconf matrix run: --durations deals a sharded run (--shard I/N)", file=sys.stderr)
+            return 2
+        run_matrix(Path(args.matrix), versions, **options)
         return 0
     matrix, not_run = _matrix_inputs(args)
     ranges = case_ranges(spec, matrix, sorted(set(matrix) | set(not_run), key=_version_key))
@@ -172,6 +187,30 @@ def cmd_matrix(args) -> int:
             print(f"not run: {', '.join(not_run)}", file=sys.stderr)
         return 1 if unexpected or not_run else 0
     return 2
+
+
+def _run_shard(args, versions, options) -> int:
+    from ..releases.shards import ShardError, run_shard
+    spec, only, log = options.pop("spec"), options.pop("only"), options.pop("log")
+    try:
+        run_shard(Path(args.matrix), args.shard, versions, spec, args.durations, only, log=log, **options)
+    except ShardError as exc:
+        print(f"wsconf matrix run: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _merge(args, spec) -> int:
+    from ..releases.shard_merge import merge_shards
+    from ..releases.shards import ShardError
+    try:
+        merged = merge_shards([Path(s) for s in args.shards], Path(args.matrix), spec)
+    except ShardError as exc:
+        print(f"wsconf matrix merge: refused:\n{exc}", file=sys.stderr)
+        return 2
+    print(f"merged {len(args.shards)} shard(s) into {args.matrix}: {len(merged)} release(s), "
+          f"{sum(merged.values())} results", file=sys.stderr)
+    return 0
 
 
 def cmd_states(args) -> int:
@@ -216,11 +255,21 @@ def register(sub) -> None:
     site.set_defaults(func=cmd_site)
 
     mat = sub.add_parser("matrix", help="run the suite on every stable @mastra/core release, or take the cases' ranges from it")
-    mat.add_argument("action", choices=["run", "ranges", "check"],
-                     help="run: install and run each release (resumable, per case); ranges: each case's `versions` from "
-                          "the results; check: per release, the outcomes a plain run would have with the ranges and "
-                          "expectations applied (the failed column counts failed, error, xpass and not run; exit 1 if any)")
+    mat.add_argument("action", choices=["run", "merge", "ranges", "check"],
+                     help="run: install and run each release (resumable, per case); merge: shard folders (run "
+                          "--shard) into the matrix folder --matrix, as one run writes it; ranges: each case's "
+                          "`versions` from the results; check: per release, the outcomes a plain run would have with "
+                          "the ranges and expectations applied (the failed column counts failed, error, xpass and not "
+                          "run; exit 1 if any)")
+    mat.add_argument("shards", nargs="*", metavar="SHARD", help="merge: the shards' folders, every shard of one deal")
     _matrix_options(mat)
+    mat.add_argument("--shard", default=None, metavar="I/N",
+                     help="run: only shard I of N (the releases and cases dealt by expected duration; --matrix is "
+                          "the shard's own folder, merged by `wsconf matrix merge`)")
+    mat.add_argument("--durations", action="append", default=None, metavar="PATH",
+                     help="run --shard: earlier runs whose case durations deal the pairs (a matrix folder or a "
+                          "release's results file; repeatable; every shard must be given the same). Default: "
+                          "an estimate of the same time per case")
     mat.add_argument("--releases", default=None, help="run: comma-separated releases (default: every stable one)")
     mat.add_argument("-n", "--workers", default="2", help="run: pytest-xdist workers per release")
     mat.add_argument("--installers", type=int, default=2, help="run: installs at once")

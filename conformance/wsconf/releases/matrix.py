@@ -33,6 +33,10 @@ each run has a deadline. Installs go ahead of the runs in threads. Releases are 
 in an order that brackets every change soonest (newest, oldest, then the middle of each gap), so a
 matrix cut short is still spread over the series. status.json records each release's fingerprint
 (the sources of src/workspace/ and src/tools/ in its source maps, with the pinned libraries).
+
+The same matrix can be run as the jobs of a CI matrix: shards.py deals the (release, case) pairs,
+each job runs its own into a folder of this layout (`only` per release), and shard_merge.py merges
+the folders into the one a single run writes.
 """
 from __future__ import annotations
 
@@ -215,6 +219,12 @@ def spread(versions: list[str]) -> list[str]:
     return out
 
 
+def limit(only: set[str] | dict[str, set[str]] | None, version: str) -> set[str] | None:
+    """The cases the matrix is limited to on `version`: `only` itself (`--ids`: the same cases on
+    every release), or its entry for that release (a shard: each release its own cases)."""
+    return only.get(version, set()) if isinstance(only, dict) else only
+
+
 def every_case(spec, only: set[str] | None) -> list[str] | None:
     """What "run every case" means on a release: None (the whole suite), or with `--ids` the listed
     cases in spec order."""
@@ -222,24 +232,25 @@ def every_case(spec, only: set[str] | None) -> list[str] | None:
 
 
 def plan(folder: Path, versions: list[str], spec, bridge: str, rerun_bridge: bool = False,
-         full: bool = False, only: set[str] | None = None) -> dict[str, list[str] | None]:
+         full: bool = False, only: set[str] | dict[str, set[str]] | None = None) -> dict[str, list[str] | None]:
     """version -> the case ids to run there (None: every case), for the releases with work to do.
     A release with no verdict yet runs in full; one with a verdict runs its stale cases only. The
     install's fingerprint is checked when the release is run (a reinstall makes every case stale).
     only: the matrix is limited to these cases (`--ids`): a release runs those of them it has no
-    current result for, and the others are neither run nor made stale."""
+    current result for, and the others are neither run nor made stale; per release for a shard."""
     todo = {}
     for version in versions:
+        mine = limit(only, version)
         status = done(folder, version)
         results = folder / version / "results.jsonl"
         if full or not verdict(status) or not results.is_file():
-            todo[version] = every_case(spec, only)
+            todo[version] = every_case(spec, mine)
             continue
         from ..results.records import load_results
         ids = stale(spec, load_keys(folder, version), set(load_results(results).records),
                     status.get("fingerprint"), bridge, rerun_bridge)
-        if only is not None:
-            ids = [i for i in ids if i in only]
+        if mine is not None:
+            ids = [i for i in ids if i in mine]
         if ids:
             todo[version] = ids
     return todo
@@ -247,7 +258,8 @@ def plan(folder: Path, versions: list[str], spec, bridge: str, rerun_bridge: boo
 
 def run_matrix(folder: Path, versions: list[str], workers: str = "2", installers: int = 2,
                wsconf: str | None = None, log=print, parallel: int = 1, spec=None,
-               rerun_bridge: bool = False, full: bool = False, only: set[str] | None = None) -> dict[str, dict]:
+               rerun_bridge: bool = False, full: bool = False,
+               only: set[str] | dict[str, set[str]] | None = None) -> dict[str, dict]:
     from ..spec.loader import load_spec
     folder.mkdir(parents=True, exist_ok=True)
     spec = spec or load_spec()
@@ -323,7 +335,7 @@ def run_matrix(folder: Path, versions: list[str], workers: str = "2", installers
                 ids = work[version]
                 if ids is not None and load_keys(folder, version).get("fingerprint") != status.get("fingerprint"):
                     # reinstalled with other pins: every case is stale (every listed one, with --ids)
-                    ids = every_case(spec, only)
+                    ids = every_case(spec, limit(only, version))
                 status.update(_run(version, folder, workers, wsconf, Path(spec.root), ids))
                 part = folder / version / "results.part.jsonl"
                 status["bridge"] = bridge
