@@ -1,6 +1,7 @@
 """Every way a user can name an adapter leads to a working one."""
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -115,4 +116,20 @@ def test_a_python_adapter_that_hangs_times_out_and_the_next_call_runs(port_repo)
     # A bug in the adapter is an adapter fault naming the exception and where it was raised.
     with pytest.raises(AdapterFault, match=r"^adapter raised KeyError: 'no such key' \(at .*myport_adapter.py:10 in call\)$"):
         session.call("mastra_workspace_read_file", {"path": "bug.txt"})
+    adapter.close()
+
+
+def test_the_in_process_reference_gives_the_harness_its_home_back(tmp_path, monkeypatch):
+    """wsref sets HOME to the case's folder for its calls; when the session closes (or fails to open)
+    the harness's HOME is back, so code later in this process (the release cache under ~/.cache)
+    does not look inside a case's folder."""
+    monkeypatch.setenv("HOME", str(tmp_path / "harness-home"))
+    adapter = ReferenceAdapter()
+    root, home = tmp_path / "root", tmp_path / "case-home"
+    root.mkdir(), home.mkdir()
+    session = adapter.open(str(root), str(tmp_path), str(home), {})
+    session.fs("exists", ["a.txt"])
+    assert os.environ["HOME"] == str(home)
+    session.close()
+    assert os.environ["HOME"] == str(tmp_path / "harness-home")
     adapter.close()

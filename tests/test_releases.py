@@ -503,3 +503,18 @@ def test_an_install_that_raises_an_os_error_is_a_failed_install_not_a_dead_insta
     status = m._install("1.52.1", tmp_path)
     assert status["install"] == "FileNotFoundError: [Errno 2] No such file or directory: 'tools/mastra-bridge/tmp.mjs'"
     assert (tmp_path / "1.52.1" / "install.log").read_text() == status["install"] + "\n"
+
+
+def test_a_release_of_the_matrix_runs_the_spec_cases_only(tmp_path, monkeypatch):
+    """No fresh cases in the matrix: they are new every run, so the same release's results could not
+    be merged from shards, resumed or compared with the next release's."""
+    import subprocess
+
+    from wsconf.releases import matrix
+    seen = []
+    monkeypatch.setattr(subprocess, "run", lambda argv, **kw: seen.append(argv) or subprocess.CompletedProcess(argv, 0))
+    (tmp_path / "1.71.0").mkdir()
+    matrix._run("1.71.0", tmp_path, "2", "wsconf", tmp_path / "spec")
+    assert seen == [["wsconf", "--spec", str(tmp_path / "spec"), "run", "--adapter", "mastra@1.71.0", "--all-versions",
+                     "--no-expectations", "--fresh", "0", "--results", str(tmp_path / "1.71.0" / "results.part.jsonl"),
+                     "-n", "2"]]

@@ -2,16 +2,27 @@
 from __future__ import annotations
 
 import concurrent.futures
+import os
 
 from wsref.server import protocol
 
 from .base import Adapter, AdapterTimeout, OpenError, Session
 
 
+def _restore_home(home: str | None) -> None:
+    """wsref sets the process's HOME to the case's (`~` expands against it); the harness's own, put
+    back when the session ends, is what later code in this process reads (the release cache)."""
+    if home is None:
+        os.environ.pop("HOME", None)
+    else:
+        os.environ["HOME"] = home
+
+
 class ReferenceSession(Session):
-    def __init__(self, adapter: "ReferenceAdapter", session: protocol.Session):
+    def __init__(self, adapter: "ReferenceAdapter", session: protocol.Session, home_before: str | None = None):
         self.adapter = adapter
         self.session = session
+        self.home_before = home_before
 
     def _run(self, fn):
         """A request on the session, in its process cwd (capability process_cwd), under the timeout."""
@@ -54,7 +65,10 @@ class ReferenceSession(Session):
         return self._run(lambda: self.session.group(calls))
 
     def close(self):
-        self.adapter.run_with_timeout(self.session.close)
+        try:
+            self.adapter.run_with_timeout(self.session.close)
+        finally:
+            _restore_home(self.home_before)
 
 
 class ReferenceAdapter(Adapter):
@@ -80,10 +94,16 @@ class ReferenceAdapter(Adapter):
             raise AdapterTimeout(f"call did not return within {self.timeout:g} s") from None
 
     def open(self, root, outside, home, workspace):
-        opened = self.run_with_timeout(lambda: protocol.open_session(root, home, workspace))
+        home_before = os.environ.get("HOME")
+        try:
+            opened = self.run_with_timeout(lambda: protocol.open_session(root, home, workspace))
+        except BaseException:
+            _restore_home(home_before)
+            raise
         if isinstance(opened, dict):
+            _restore_home(home_before)
             raise OpenError(opened)
-        return ReferenceSession(self, opened)
+        return ReferenceSession(self, opened, home_before)
 
     def close(self):
         self._pool.shutdown(wait=False, cancel_futures=True)
