@@ -266,3 +266,20 @@ def test_init_prints_the_guide_and_copies_an_example(tmp_path, capsys):
     assert (code, err) == (2, "wsconf init: no example 'rust-port'; the examples are node-port, python-port\n")
     code, _, err = run(capsys, "init")
     assert (code, err) == (2, "wsconf init: --adapter and --implementation needed (or --guide, --example NAME, or --matrix N)\n")
+
+
+def test_run_passes_every_option_on_to_the_plugin(monkeypatch):
+    """Each of wsconf run's options reaches pytest as the plugin names it, 0 included (--fresh 0)."""
+    import pytest as pytest_module
+    seen = []
+    monkeypatch.setattr(pytest_module, "main", lambda argv: seen.append(argv) or 0)
+    assert main(["run", "--adapter", "reference", "-n", "2", "-k", "read_file", "--tool", "a", "--tool", "b",
+                 "--tag", "t", "--claim", "c", "--ids", "ids.txt", "--results", "r.jsonl", "--junitxml", "j.xml", "-x",
+                 "--no-expectations", "--hermetic", "--max-line", "1MB", "--keep-outputs", "2MB",
+                 "--all-versions", "--fresh", "0", "--fresh-seed", "0", "--all-tools"]) == 0
+    passed = seen[0][seen[0].index("-W") + 2:]
+    assert passed == ["-n", "2", "-k", "read_file", "--wsconf-tool", "a", "--wsconf-tool", "b", "--wsconf-tag", "t",
+                      "--wsconf-claim", "c", "--wsconf-ids", "ids.txt", "--wsconf-results", "r.jsonl",
+                      "--junitxml", "j.xml", "-x", "--wsconf-no-expectations", "--wsconf-hermetic",
+                      "--wsconf-max-line", "1MB", "--wsconf-keep-outputs", "2MB", "--wsconf-all-versions",
+                      "--wsconf-fresh", "0", "--wsconf-fresh-seed", "0", "--wsconf-all-tools"]

@@ -9,6 +9,16 @@ from ..spec.loader import DEFAULT_SPEC_DIR
 from .common import configured
 
 
+# wsconf run's options as the pytest plugin takes them: a flag (True), a value, or one per item of a list
+PASSED_ON = [("workers", "-n"), ("k", "-k"), ("tool", "--wsconf-tool"), ("tag", "--wsconf-tag"),
+             ("claim", "--wsconf-claim"), ("ids", "--wsconf-ids"), ("results", "--wsconf-results"),
+             ("junitxml", "--junitxml"), ("x", "-x"), ("no_expectations", "--wsconf-no-expectations"),
+             ("hermetic", "--wsconf-hermetic"), ("unconfined", "--wsconf-unconfined"),
+             ("max_line", "--wsconf-max-line"), ("keep_outputs", "--wsconf-keep-outputs"),
+             ("all_versions", "--wsconf-all-versions"), ("fresh", "--wsconf-fresh"),
+             ("fresh_seed", "--wsconf-fresh-seed"), ("all_tools", "--wsconf-all-tools")]
+
+
 def cmd_run(args) -> int:
     import pytest
     spec_root = Path(args.spec or DEFAULT_SPEC_DIR)
@@ -32,42 +42,15 @@ def cmd_run(args) -> int:
             print(problem, file=sys.stderr)
             return 2
         argv += ["--wsconf-tools", ",".join(tools)]
-    if args.workers:
-        argv += ["-n", str(args.workers)]
-    if args.k:
-        argv += ["-k", args.k]
-    for tool in args.tool or []:
-        argv += ["--wsconf-tool", tool]
-    for tag in args.tag or []:
-        argv += ["--wsconf-tag", tag]
-    for claim in args.claim or []:
-        argv += ["--wsconf-claim", claim]
-    if args.ids:
-        argv += ["--wsconf-ids", args.ids]
-    if args.results:
-        argv += ["--wsconf-results", args.results]
-    if args.junitxml:
-        argv += ["--junitxml", args.junitxml]
-    if args.x:
-        argv.append("-x")
-    if args.no_expectations:
-        argv.append("--wsconf-no-expectations")
-    if args.hermetic:
-        argv.append("--wsconf-hermetic")
-    if args.unconfined:
-        argv.append("--wsconf-unconfined")
-    if args.max_line:
-        argv += ["--wsconf-max-line", args.max_line]
-    if args.keep_outputs:
-        argv += ["--wsconf-keep-outputs", args.keep_outputs]
-    if args.all_versions:
-        argv.append("--wsconf-all-versions")
-    if args.fresh is not None:
-        argv += ["--wsconf-fresh", str(args.fresh)]
-    if args.fresh_seed is not None:
-        argv += ["--wsconf-fresh-seed", str(args.fresh_seed)]
-    if args.all_tools:
-        argv.append("--wsconf-all-tools")
+    for attribute, option in PASSED_ON:
+        value = getattr(args, attribute)
+        if value is True:
+            argv.append(option)
+        elif isinstance(value, list):
+            for item in value:
+                argv += [option, item]
+        elif value is not None and value is not False and value != "":  # 0 is a value (--fresh 0)
+            argv += [option, str(value)]
     argv += args.pytest_args or []
     code = int(pytest.main(argv))
     # A usage error (pytest's 4) is the CLI's usual 2, as for a bad wsconf.toml.
