@@ -155,10 +155,15 @@ def test_the_site_leaves_out_a_results_file_changed_after_the_run(tmp_path, caps
     appended = results_file(tmp_path / "appended.jsonl", RECORDS)
     lines = len(appended.read_text().splitlines())  # the end line is the last
     appended.write_text(appended.read_text() + json.dumps(RECORDS[0]) + "\n")
-    assert main(["site", str(good), str(changed), str(appended), "--no-matrix", "-o", str(tmp_path / "site")]) == 0
+    shapeless = results_file(tmp_path / "shapeless.jsonl", RECORDS)
+    shapeless.write_text("".join(shapeless.read_text().splitlines(keepends=True)[:-1]) + '{"end": "trust me"}\n')
+    assert main(["site", str(good), str(changed), str(appended), str(shapeless), "--no-matrix",
+                 "-o", str(tmp_path / "site")]) == 0
     left_out = [line for line in capsys.readouterr().err.splitlines() if line.endswith("left out")]
     assert left_out == [
         f"wsconf site: {changed}: not a results file ({changed}:{lines}: the sha256 in the end line does not match "
         "the lines before it: the file was changed after the run); left out",
         f"wsconf site: {appended}: not a results file ({appended}:{lines + 1}: a line after the end line: the file "
-        "was changed after the run); left out"]
+        "was changed after the run); left out",
+        f"wsconf site: {shapeless}: not a results file ({shapeless}:{lines}: the sha256 in the end line does not "
+        "match the lines before it: the file was changed after the run); left out"]
