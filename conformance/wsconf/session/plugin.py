@@ -31,7 +31,7 @@ from ..spec.digest import spec_digest
 from ..spec.loader import load_spec
 from ..spec.tool_names import family_of, spec_tools, tool_id, unknown_tools
 from ..spec.versions import implementation_version
-from . import confinement, expectations, fresh
+from . import confinement, expectations, fresh, scheduling
 from .findings import terminal_lines
 from .guards import check_options, positive_seconds
 from .header import describe_run, header_lines
@@ -77,6 +77,10 @@ def pytest_addoption(parser):
                          f"computes (default {fresh.PER_TOOL}; 0: none)")
     group.addoption("--wsconf-fresh-seed", type=int, default=None,
                     help="the seed of the fresh cases (default: new every run; the results' first line names it)")
+    group.addoption("--wsconf-wait-workers", type=wait_workers_option, default="auto",
+                    help="with -n: workers started beside the -n ones for the cases that mostly wait, so their "
+                         "waits overlap (default auto: as many as the selected cases' waits need, at most "
+                         f"{scheduling.MAX_WAIT_WORKERS}; 0: none)")
     group.addoption("--wsconf-keep-outputs", type=size, default=KEEP_CAP,
                     help="the most the run keeps of huge results as whole files beside --wsconf-results, e.g. "
                          "512MB (the default); past it a result is kept truncated only")
@@ -99,6 +103,14 @@ def read_ids(path, spec) -> frozenset[str]:
             raise pytest.UsageError(f"{path}:{number}: {case_id!r} is not a case id of {spec.root}")
         wanted.add(case_id)
     return frozenset(wanted)
+
+
+def wait_workers_option(text) -> str | int:
+    if str(text).strip() == "auto":
+        return "auto"
+    if not str(text).strip().isdigit():
+        raise argparse.ArgumentTypeError(f"not a number of workers or auto: {text!r}")
+    return int(text)
 
 
 def size(text) -> int:
@@ -239,6 +251,7 @@ def pytest_configure(config):
         if results:
             Path(f"{results}.outputs").mkdir(parents=True, exist_ok=True)  # there to be hidden when confined
         _watch_outside(config)
+        _add_wait_workers(config)
     # A CI timeout's SIGTERM ends the run like Ctrl-C: results kept, adapter and its processes stopped.
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
         try:
@@ -248,6 +261,36 @@ def pytest_configure(config):
 
 
 SEED = pytest.StashKey[int]()
+ESTIMATES = pytest.StashKey[dict]()
+
+
+def _add_wait_workers(config) -> None:
+    """With -n: the workers for the waiting cases (session/scheduling.py), added to xdist's list
+    before it starts any, and the estimates its scheduler deals by."""
+    roots = _spec_roots_in_args(config)
+    if not roots or not getattr(config.option, "numprocesses", None) or not getattr(config.option, "tx", None):
+        return
+    config.stash[ESTIMATES] = estimate = scheduling.estimates(config.getoption("wsconf_adapter"))
+    extra = config.getoption("wsconf_wait_workers")
+    if extra == "auto":
+        spec = config.stash[STATE].load(roots[0])
+        chosen = selection(config, spec)
+        extra = scheduling.wait_workers(len(config.option.tx),
+                                        [estimate.get(case.id, 0.0) for case in spec.cases if chosen(case)])
+    config.option.tx = list(config.option.tx) + ["popen"] * extra
+    config.stash[WAIT_WORKERS] = extra
+
+
+WAIT_WORKERS = pytest.StashKey[int]()
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    """The waiting cases first (session/scheduling.py), for a run of the suite dealt as `load` or
+    `worksteal` (the other modes keep xdist's own dealing)."""
+    if ESTIMATES in config.stash and config.getvalue("dist") in ("load", "worksteal"):
+        return scheduling.WaitsFirstScheduling(config, log, config.stash[ESTIMATES])
+    return None
 
 
 def _fresh_seed(config) -> int:
@@ -342,6 +385,10 @@ def pytest_sessionstart(session):
         reporter.section("wsconf run", sep="-")
         for line in header_lines(run):
             reporter.write_line(for_terminal(line))
+        if WAIT_WORKERS in config.stash:
+            asked = len(config.option.tx) - config.stash[WAIT_WORKERS]
+            reporter.write_line(f"workers:        {asked} (-n), and {config.stash[WAIT_WORKERS]} more for the cases "
+                                "that mostly wait, which start first (--wsconf-wait-workers)")
     xml = config.stash.get(_xml_key(), None)
     if xml is not None:
         for key, value in run.items():
@@ -419,22 +466,24 @@ class CaseFile(pytest.File):
         for err in spec.errors:
             if err.file == rel or (err.file.endswith("claims.yaml") and self.path.name == _first_case_file(spec)):
                 yield SpecErrorItem.from_parent(self, name=f"spec-error:{err.file}:{err.line}", error=err)
-        claims = set(self.config.getoption("wsconf_claim"))
-        tags = set(self.config.getoption("wsconf_tag"))
-        tools = set(self.config.getoption("wsconf_tool"))
-        ids = state.ids(spec)
+        chosen = selection(self.config, spec)
         for case in spec.cases:
-            if case.file != rel:
-                continue
-            if ids is not None and case.id not in ids:
-                continue
-            if claims and not claims & set(case.claims):
-                continue
-            if tags and not tags & set(case.tags):
-                continue
-            if tools and case.tool not in tools and not tools & set(case.families):
-                continue
-            yield CaseItem.from_parent(self, name=case.id, case=case)
+            if case.file == rel and chosen(case):
+                yield CaseItem.from_parent(self, name=case.id, case=case)
+
+
+def selection(config, spec):
+    """Whether a case is selected by --wsconf-ids, -claim, -tag and -tool (-k is pytest's own)."""
+    claims = set(config.getoption("wsconf_claim"))
+    tags = set(config.getoption("wsconf_tag"))
+    tools = set(config.getoption("wsconf_tool"))
+    ids = config.stash[STATE].ids(spec)
+
+    def chosen(case) -> bool:
+        return ((ids is None or case.id in ids) and (not claims or bool(claims & set(case.claims)))
+                and (not tags or bool(tags & set(case.tags)))
+                and (not tools or case.tool in tools or bool(tools & set(case.families))))
+    return chosen
 
 
 def _first_case_file(spec) -> str:
@@ -661,6 +710,7 @@ def pytest_sessionfinish(session, exitstatus):
         reasons.append(f"the implementation left {len(_LEFT)} process(es) running when it shut down (killed): "
                        + ", ".join(_LEFT))
     config.stash[FAILS] = reasons
+    scheduling.remember(config.getoption("wsconf_adapter"), _results)
     if reasons:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 

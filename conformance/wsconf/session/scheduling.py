@@ -1,0 +1,158 @@
+"""Which cases mostly wait, and the order xdist deals cases to workers so those waits overlap.
+
+About 70 cases spend most of their time waiting (timeouts, sleeping commands, language servers),
+one of them 15 s; with every case dealt in collection order the waits queue behind each other on
+the `-n` workers. So a run with workers (i) starts some workers more than asked, for the waiting
+cases (`--wsconf-wait-workers`, by default as many as the selected cases' waits need), and (ii) deals
+the waiting cases first, longest first, one at a time to whichever worker is free, then the rest in
+chunks as xdist's `load` does. Only the order and the place a case runs change: each case still
+runs alone in its own folders, and its outputs are the same.
+
+How long a case waits comes from the last run of the same implementation (kept in the cache
+folder) and otherwise from waits.json beside this module, measured on wsref and @mastra/core
+(`python -m tools.bench.waits` rewrites it from results files).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+from pathlib import Path
+
+from xdist.scheduler import LoadScheduling
+
+from ..spec.cache import _cache_dir
+
+WAITING = 0.15          # seconds: a case estimated at least this long is dealt as a waiting case
+MAX_WAIT_WORKERS = 6    # more would spend more CPU starting up than the waits they overlap
+SHIPPED = Path(__file__).with_name("waits.json")
+KEEP = 32               # learned files kept in the cache folder
+
+
+def shipped_estimates() -> dict[str, float]:
+    try:
+        return {str(k): float(v) for k, v in json.loads(SHIPPED.read_text(encoding="utf-8")).items()}
+    except (OSError, ValueError, AttributeError):
+        return {}
+
+
+def _learned_file(adapter: str) -> Path | None:
+    """The last run's durations for this --adapter (its name as given, and a hash: cmd: lines are long)."""
+    folder = _cache_dir()
+    if folder is None:
+        return None
+    safe = "".join(c if c.isalnum() or c in "-_.@" else "_" for c in adapter)[:40]
+    return folder / f"waits-{safe}-{hashlib.sha256(adapter.encode()).hexdigest()[:10]}.json"
+
+
+def estimates(adapter: str | None) -> dict[str, float]:
+    """Seconds each case is expected to take: what the last run of this implementation measured,
+    over the shipped measurements (a case neither knows is not a waiting case)."""
+    known = shipped_estimates()
+    path = _learned_file(adapter) if adapter else None
+    if path is not None:
+        try:
+            learned = json.loads(path.read_text(encoding="utf-8"))
+            known.update({str(k): float(v) for k, v in learned.items()})
+        except (OSError, ValueError, AttributeError, TypeError):
+            pass  # no earlier run, or a damaged file: the shipped measurements
+    return known
+
+
+def remember(adapter: str | None, records: list[dict]) -> None:
+    """After a run: each case's duration, for the next run of the same implementation to deal by.
+    Cases this run did not select keep what an earlier run measured. Problems are ignored (the
+    file only changes the order cases start in)."""
+    path = _learned_file(adapter) if adapter else None
+    if path is None or not records:
+        return
+    try:
+        learned = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        if not isinstance(learned, dict):
+            learned = {}
+        for record in records:
+            if not record.get("fresh") and isinstance(record.get("duration"), (int, float)):
+                learned[record["id"]] = round(float(record["duration"]), 3)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(learned, sort_keys=True), encoding="utf-8")
+        os.replace(temporary, path)
+        for stale in sorted(path.parent.glob("waits-*.json"), key=lambda p: p.stat().st_mtime)[:-KEEP]:
+            stale.unlink(missing_ok=True)  # the oldest go: every cmd: line a test runs has its own
+    except (OSError, ValueError, TypeError):
+        pass
+
+
+def wait_workers(workers: int, waits: list[float]) -> int:
+    """How many workers to add to `workers` so the waiting cases' waits overlap: enough that no worker
+    holds much more waiting than the longest case, at most MAX_WAIT_WORKERS; none when they wait
+    little in all (a worker costs about a second of CPU to start)."""
+    waiting = [w for w in waits if w >= WAITING]
+    total = sum(waiting)
+    if workers < 1 or total < 2.0:
+        return 0
+    needed = math.ceil(total / max(waiting)) + 1
+    return max(0, min(MAX_WAIT_WORKERS, needed - workers))
+
+
+def case_id(nodeid: str) -> str:
+    return nodeid.rpartition("::")[2]
+
+
+class WaitsFirstScheduling(LoadScheduling):
+    """xdist's `load` scheduling, with the waiting cases dealt first (see the module's docstring)."""
+
+    def __init__(self, config, log=None, estimate: dict[str, float] | None = None):
+        super().__init__(config, log)
+        self.estimate = estimate or {}
+
+    def _waits(self, index: int) -> float:
+        return self.estimate.get(case_id(self.collection[index]), 0.0)
+
+    def schedule(self) -> None:
+        first = self.collection is None
+        if first and self.collection_is_completed and self.node2collection \
+                and self._check_nodes_have_same_collection():
+            collection = next(iter(self.node2collection.values()))
+            indices = range(len(collection))
+            waiting = sorted((i for i in indices if self.estimate.get(case_id(collection[i]), 0.0) >= WAITING),
+                             key=lambda i: (-self.estimate[case_id(collection[i])], i))
+            if not waiting:
+                return super().schedule()  # nothing waits: xdist's own dealing, first chunks and all
+            self.collection = collection
+            chosen = set(waiting)
+            self.pending[:] = waiting + [i for i in indices if i not in chosen]
+            if self.maxschedchunk is None:
+                self.maxschedchunk = len(self.collection)
+            if not self.collection:
+                return
+            for node in self.nodes:
+                self.check_schedule(node)
+            return
+        super().schedule()
+
+    def _is_waiting(self, index: int) -> bool:
+        return self._waits(index) >= WAITING
+
+    def _first(self, waiting: bool) -> int | None:
+        """The position in pending of the first waiting (or not waiting) case."""
+        return next((k for k, index in enumerate(self.pending) if self._is_waiting(index) == waiting), None)
+
+    def check_schedule(self, node, duration: float = 0) -> None:
+        """While waiting cases are left: a worker's queue is filled to the two items xdist needs
+        (it runs one when it holds the next), alternating a waiting case and another, so a waiting case
+        starts as soon as it is dealt and never queues behind another; then xdist's `load` chunks."""
+        if node.shutting_down:
+            return
+        queue = self.node2pending[node]
+        while len(queue) < 2 and self._first(True) is not None:
+            after_waiting = bool(queue) and self._is_waiting(queue[-1])
+            position = self._first(not after_waiting)
+            if position is None:
+                position = self._first(True)
+            index = self.pending.pop(position)
+            queue.append(index)
+            node.send_runtest_some([index])
+        if self._first(True) is None:
+            super().check_schedule(node, duration)

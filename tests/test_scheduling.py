@@ -1,0 +1,163 @@
+"""The waiting cases are dealt first, longest first, one per free worker, never queued behind another
+waiting case while other cases are left; every case is dealt once; the wait workers are added by
+what the selected cases wait; the durations a run measured are what the next run deals by."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from types import SimpleNamespace
+
+import pytest
+
+from wsconf.session import scheduling
+from wsconf.session.scheduling import WaitsFirstScheduling, wait_workers
+
+
+class Node:
+    """A worker as the scheduler sees it: what it was sent, and whether it was told to stop."""
+
+    def __init__(self, name):
+        self.name, self.sent, self.shutting_down = name, [], False
+        self.gateway = SimpleNamespace(id=name)
+
+    def send_runtest_some(self, indices):
+        self.sent.extend(indices)
+
+    def shutdown(self):
+        self.shutting_down = True
+
+    def __repr__(self):
+        return self.name
+
+
+def config(workers: int):
+    options = {"tx": ["popen"] * workers, "maxschedchunk": None, "dist": "load"}
+    return SimpleNamespace(getvalue=options.get, getoption=options.get)
+
+
+def scheduler(collection, estimate, workers=3):
+    sched = WaitsFirstScheduling(config(workers), estimate=estimate)
+    nodes = [Node(f"gw{i}") for i in range(workers)]
+    for node in nodes:
+        sched.add_node(node)
+        sched.add_node_collection(node, collection)
+    sched.schedule()
+    return sched, nodes
+
+
+def run_to_end(sched, nodes) -> list[tuple[str, int]]:
+    """Finish, in turn, the first queued item of each worker holding two or more (what xdist's
+    worker runs: it runs an item when it holds the next one), until every queue is empty; the order
+    items started in, with the worker that ran each."""
+    started = []
+    while sched.has_pending:
+        progressed = False
+        for node in nodes:
+            queue = sched.node2pending.get(node, [])
+            if len(queue) >= 2 or (queue and node.shutting_down):
+                started.append((node.name, queue[0]))
+                sched.mark_test_complete(node, queue[0])
+                progressed = True
+        assert progressed, f"no worker can run: {sched.node2pending}"
+    return started
+
+
+def test_waiting_cases_start_first_longest_first_each_on_a_free_worker():
+    collection = [f"f.yaml::c{i}" for i in range(40)]
+    estimate = {"c5": 15.0, "c30": 3.0, "c12": 1.5, "c39": 0.5, "c2": 0.2, "c3": 0.01}
+    sched, nodes = scheduler(collection, estimate)
+    # each worker holds one waiting case, running, and one other case behind it
+    assert [sched.node2pending[n] for n in nodes] == [[5, 0], [30, 1], [12, 3]]
+    started = run_to_end(sched, nodes)
+    order = [index for _, index in started]
+    assert sorted(order) == list(range(40))  # every case once
+    waiting = [i for i in order if collection[i].split("::")[1] in estimate and estimate[collection[i].split("::")[1]] >= 0.15]
+    assert waiting == [5, 30, 12, 39, 2]
+    # no waiting case ran right after another on the same worker while others were left
+    by_worker = {}
+    for name, index in started:
+        by_worker.setdefault(name, []).append(index)
+    for indices in by_worker.values():
+        for before, after in zip(indices, indices[1:]):
+            assert not (before in waiting and after in waiting), (indices, waiting)
+    assert all(node.shutting_down for node in nodes)
+
+
+def test_without_waiting_cases_it_deals_as_xdist_load_does():
+    from xdist.scheduler import LoadScheduling
+    collection = [f"f.yaml::c{i}" for i in range(40)]
+    ours, our_nodes = scheduler(collection, {"c1": 0.1})
+    theirs = LoadScheduling(config(3))
+    nodes = [Node(f"gw{i}") for i in range(3)]
+    for node in nodes:
+        theirs.add_node(node)
+        theirs.add_node_collection(node, collection)
+    theirs.schedule()
+    assert [n.sent for n in our_nodes] == [n.sent for n in nodes]
+
+
+def test_a_crashed_worker_gives_its_waiting_cases_back():
+    collection = [f"f.yaml::c{i}" for i in range(10)]
+    sched, nodes = scheduler(collection, {"c0": 5.0, "c1": 4.0, "c2": 3.0, "c3": 2.0}, workers=2)
+    assert sched.node2pending[nodes[0]] == [0, 4]
+    crashed = sched.remove_node(nodes[0])
+    assert crashed == "f.yaml::c0"
+    started = run_to_end(sched, nodes[1:])
+    assert sorted(i for _, i in started) == [1, 2, 3, 4, 5, 6, 7, 8, 9]
+
+
+@pytest.mark.parametrize("workers, waits, added", [
+    (2, [15.0, 3.0, 3.0, 2.0, 1.5] + [0.5] * 70 + [0.01] * 1800, 3),   # the suite: ceil(59.5/15) + 1 - 2
+    (2, [0.01] * 1800, 0),            # nothing waits
+    (2, [1.0, 0.5], 0),               # waits too little to pay a worker's start
+    (1, [2.0] * 30, 6),               # many equal waits: at most MAX_WAIT_WORKERS
+    (8, [15.0, 3.0, 3.0], 0),         # enough workers already
+])
+def test_wait_workers_follow_what_the_selected_cases_wait(workers, waits, added):
+    assert wait_workers(workers, waits) == added
+
+
+def test_a_run_remembers_its_durations_for_the_next(tmp_path, monkeypatch):
+    monkeypatch.setenv("WSCONF_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(scheduling, "SHIPPED", tmp_path / "shipped.json")
+    (tmp_path / "shipped.json").write_text(json.dumps({"a": 1.0, "b": 2.0}))
+    assert scheduling.estimates("cmd:./port --x") == {"a": 1.0, "b": 2.0}
+    scheduling.remember("cmd:./port --x", [{"id": "b", "duration": 30.0}, {"id": "c", "duration": 0.01},
+                                           {"id": "fresh.x", "duration": 9.0, "fresh": True}])
+    assert scheduling.estimates("cmd:./port --x") == {"a": 1.0, "b": 30.0, "c": 0.01}
+    assert scheduling.estimates("reference") == {"a": 1.0, "b": 2.0}  # another adapter's runs are its own
+    learned = list(tmp_path.glob("waits-*.json"))
+    assert len(learned) == 1 and learned[0].name.startswith("waits-cmd_._port_--x-")
+    learned[0].write_text("[not an object")  # a damaged file: the shipped measurements
+    assert scheduling.estimates("cmd:./port --x") == {"a": 1.0, "b": 2.0}
+
+
+def test_the_shipped_measurements_name_cases_of_the_spec():
+    from wsconf.spec.loader import load_spec
+    from wsconf.spec.resources import data_path
+    ids = {case.id for case in load_spec(data_path("spec")).cases}
+    shipped = scheduling.shipped_estimates()
+    assert len(shipped) > 50 and set(shipped) <= ids, sorted(set(shipped) - ids)
+    assert min(shipped.values()) >= scheduling.WAITING
+
+
+def test_a_run_with_workers_adds_its_wait_workers_and_says_so(tmp_path):
+    """Two waiting cases and one other, -n 1 with two wait workers: three workers, the same outcomes."""
+    ids = tmp_path / "ids.txt"
+    ids.write_text("concurrency.write_lock.timeout_expires\nagent.abort.background_default\n"
+                   "read_file.binary.zip_metadata\n")
+    results = tmp_path / "r.jsonl"
+    env = {"WSCONF_CACHE_DIR": str(tmp_path / "cache")}
+    import os
+    done = subprocess.run([sys.executable, "-m", "wsconf.cli", "run", "-n", "1", "--ids", str(ids), "--fresh", "0",
+                           "--results", str(results), "--", "--wsconf-wait-workers", "2"],
+                          capture_output=True, text=True, timeout=300, env={**os.environ, **env})
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "workers:        1 (-n), and 2 more for the cases that mostly wait" in done.stdout, done.stdout[:3000]
+    records = [json.loads(line) for line in results.read_text().splitlines()[1:-1]]
+    assert sorted((r["id"], r["outcome"]) for r in records) == [
+        ("agent.abort.background_default", "passed"), ("concurrency.write_lock.timeout_expires", "passed"),
+        ("read_file.binary.zip_metadata", "passed")]
+    learned = json.loads(next((tmp_path / "cache").glob("waits-reference-*.json")).read_text())
+    assert set(learned) == {r["id"] for r in records}
