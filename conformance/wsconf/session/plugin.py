@@ -286,9 +286,9 @@ WAIT_WORKERS = pytest.StashKey[int]()
 
 @pytest.hookimpl(optionalhook=True, tryfirst=True)
 def pytest_xdist_make_scheduler(config, log):
-    """The waiting cases first (session/scheduling.py), for a run of the suite dealt as `load` or
-    `worksteal` (the other modes keep xdist's own dealing)."""
-    if ESTIMATES in config.stash and config.getvalue("dist") in ("load", "worksteal"):
+    """The waiting cases first (session/scheduling.py), for a run of the suite dealt as `load`, what
+    -n deals by (a --dist named on the command line keeps xdist's own dealing)."""
+    if ESTIMATES in config.stash and config.getvalue("dist") == "load":
         return scheduling.WaitsFirstScheduling(config, log, config.stash[ESTIMATES])
     return None
 
