@@ -151,7 +151,7 @@ def test_a_run_with_workers_adds_its_wait_workers_and_says_so(tmp_path):
     env = {"WSCONF_CACHE_DIR": str(tmp_path / "cache")}
     import os
     done = subprocess.run([sys.executable, "-m", "wsconf.cli", "run", "-n", "1", "--ids", str(ids), "--fresh", "0",
-                           "--results", str(results), "--", "--wsconf-wait-workers", "2"],
+                           "--results", str(results), "--wait-workers", "2"],
                           capture_output=True, text=True, timeout=300, env={**os.environ, **env})
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "workers:        1 (-n), and 2 more for the cases that mostly wait" in done.stdout, done.stdout[:3000]
