@@ -82,6 +82,8 @@ def main(argv=None) -> int:
                 label = f"{run[0]} {'-n ' + str(run[1]) if run[1] else 'serial'}"
                 print(f"round {r + 1} {label} [{side}]: {res['seconds']:.1f} s wall, CPU {res['cpu']:.1f} s"
                       f" ({res['outcome']})", file=sys.stderr, flush=True)
+                for case, message in sorted(res["failed"].items()):  # a failure is named, never only counted
+                    print(f"  failed: {case}: {' '.join(message.split())[:300]}", file=sys.stderr, flush=True)
                 if args.floor:
                     startups[run][side].append(run_in(cand if side == "this" else base, *run, extra=[
                         "--wsconf-unconfined", "--wsconf-ids", str(quick), "--wsconf-fresh", "0"]))
