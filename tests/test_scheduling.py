@@ -108,7 +108,7 @@ def test_a_crashed_worker_gives_its_waiting_cases_back():
 
 
 @pytest.mark.parametrize("workers, waits, added", [
-    (2, [15.0, 3.0, 3.0, 2.0, 1.5] + [0.5] * 70 + [0.01] * 1800, 3),   # the suite: ceil(59.5/15) + 1 - 2
+    (2, [15.0, 3.0, 3.0, 2.0, 1.5] + [0.5] * 70 + [0.01] * 1800, 2),   # the suite: ceil(59.5/15) - 2
     (2, [0.01] * 1800, 0),            # nothing waits
     (2, [1.0, 0.5], 0),               # waits too little to pay a worker's start
     (1, [2.0] * 30, 6),               # many equal waits: at most MAX_WAIT_WORKERS
