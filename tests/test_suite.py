@@ -23,7 +23,7 @@ def failures(records):
 
 @pytest.mark.long_running(100)
 def test_every_case_passes_against_the_reference(tmp_path):
-    code, records, output = run_suite(tmp_path, "reference")
+    code, records, output = run_suite(tmp_path, "reference", "-n", "2")  # its waits overlapped, as users run it
     assert len(records) == len(load_spec().cases), output[-3000:]
     assert failures(records) == ""
     assert code == 0, output[-3000:]
@@ -32,7 +32,7 @@ def test_every_case_passes_against_the_reference(tmp_path):
 
 @pytest.mark.long_running(125)
 def test_the_protocol_path_gives_the_same_outcomes(tmp_path):
-    code, records, output = run_suite(tmp_path, "reference-protocol")
+    code, records, output = run_suite(tmp_path, "reference-protocol", "-n", "2")
     assert failures(records) == ""
     assert code == 0, output[-3000:]
     counts = summary(records)
