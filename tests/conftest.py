@@ -12,6 +12,11 @@ import pytest
 
 from wsconf.isolation.confine import why_not
 
+# The test command runs two whole suites at a time on two cores: no core is idle for a run's wait workers
+# (session/scheduling.py) to use, and each would add the CPU of its start to the command's floor.
+# tests/test_scheduling.py runs them on purpose.
+os.environ.setdefault("WSCONF_WAIT_WORKERS", "0")
+
 REPO = Path(__file__).resolve().parents[1]
 SPEC = REPO / "spec"
 BRIDGE = REPO / "tools" / "mastra-bridge"

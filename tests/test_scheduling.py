@@ -152,7 +152,8 @@ def wsconf_run(tmp_path, *options: str) -> subprocess.CompletedProcess:
     ids.write_text("\n".join(WAITING) + "\nread_file.binary.zip_metadata\n")
     return subprocess.run([sys.executable, "-m", "wsconf.cli", "run", "-n", "1", "--ids", str(ids), "--fresh", "0",
                            "--results", str(tmp_path / "r.jsonl"), *options], capture_output=True, text=True,
-                          timeout=300, env={**os.environ, "WSCONF_CACHE_DIR": str(tmp_path / "cache")})
+                          timeout=300, env={**os.environ, "WSCONF_CACHE_DIR": str(tmp_path / "cache"),
+                                                     "WSCONF_WAIT_WORKERS": "auto"})
 
 
 def test_wait_workers_are_counted_over_the_cases_the_implementation_runs(tmp_path):

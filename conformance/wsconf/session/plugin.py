@@ -77,10 +77,12 @@ def pytest_addoption(parser):
                          f"computes (default {fresh.PER_TOOL}; 0: none)")
     group.addoption("--wsconf-fresh-seed", type=int, default=None,
                     help="the seed of the fresh cases (default: new every run; the results' first line names it)")
-    group.addoption("--wsconf-wait-workers", type=wait_workers_option, default="auto",
+    group.addoption("--wsconf-wait-workers", type=wait_workers_option,
+                    default=os.environ.get("WSCONF_WAIT_WORKERS", "auto"),  # argparse checks it by its type
                     help="with -n: workers started beside the -n ones for the cases that mostly wait, so their "
-                         "waits overlap (default auto: as many as the selected cases' waits need, at most "
-                         f"{scheduling.MAX_WAIT_WORKERS}; 0: none)")
+                         "waits overlap (default auto, or $WSCONF_WAIT_WORKERS: as many as the selected cases' "
+                         f"waits need, at most {scheduling.MAX_WAIT_WORKERS}; 0: none, for a machine whose cores "
+                         "are busy anyway, e.g. several suites run at once)")
     group.addoption("--wsconf-keep-outputs", type=size, default=KEEP_CAP,
                     help="the most the run keeps of huge results as whole files beside --wsconf-results, e.g. "
                          "512MB (the default); past it a result is kept truncated only")
@@ -109,7 +111,8 @@ def wait_workers_option(text) -> str | int:
     if str(text).strip() == "auto":
         return "auto"
     if not str(text).strip().isdigit():
-        raise argparse.ArgumentTypeError(f"not a number of workers or auto: {text!r}")
+        raise argparse.ArgumentTypeError(f"not a number of workers or auto: {text!r} "
+                                         "(from --wait-workers, or else $WSCONF_WAIT_WORKERS)")
     return int(text)
 
 
