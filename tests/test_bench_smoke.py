@@ -208,8 +208,8 @@ def test_the_whole_document_written_again_keeps_every_marked_section(tmp_path):
 
 
 def test_the_test_command_profile_sums_per_file_states_its_floor_and_keeps_the_document(tmp_path):
-    """tools/bench/testprofile.py from a recorded profile: per file sums, the floor the larger of CPU over
-    two cores and the longest test, the section replaced in place with the rest of the document kept."""
+    """tools/bench/testprofile.py from a recorded profile: per file sums, the floor its CPU over two
+    cores, the section replaced in place with the rest of the document kept."""
     import json
     profile = tmp_path / "profile.jsonl"
     profile.write_text("\n".join(json.dumps(r) for r in [
@@ -224,5 +224,6 @@ def test_the_test_command_profile_sums_per_file_states_its_floor_and_keeps_the_d
     text = document.read_text()
     assert text.startswith("# top\n\n<!-- testcommand:start -->\n") and text.endswith("<!-- testcommand:end -->\n\n## after\n")
     assert "old" not in text
-    assert "floor on 2 cores is the larger of its CPU over 2 (115 s) and its longest test (100 s, `tests/a.py::one`): **115 s**" in text
+    assert "floor on 2 cores is its CPU over 2: **115 s**" in text
+    assert "the longest test, `tests/a.py::one`, took 100 s of wall time and 150 s of CPU" in text
     assert "| `tests/a.py` | 2 | 101 s | 152 s | 76% |" in text and "| `tests/b.py` | 1 | 10 s | 48 s | 24% |" in text
