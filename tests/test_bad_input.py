@@ -43,6 +43,14 @@ def test_a_timeout_that_is_not_a_number_of_seconds_is_a_usage_error(value):
     assert f"argument --timeout: not a number of seconds above 0: {value!r}" in output
 
 
+def test_a_number_of_wait_workers_that_is_not_one_is_a_usage_error(spec, monkeypatch):
+    code, output = wsconf("--spec", str(spec), "run", "-n", "1", "--wait-workers", "some")
+    assert code == 2 and "not a number of workers or auto: 'some' (from --wait-workers, or else $WSCONF_WAIT_WORKERS)" in output
+    monkeypatch.setenv("WSCONF_WAIT_WORKERS", "-1")
+    code, output = wsconf("--spec", str(spec), "run", "-n", "1")
+    assert code == 2 and "not a number of workers or auto: '-1'" in output
+
+
 def test_results_and_junit_in_one_file_is_refused_before_either_is_written(spec, tmp_path):
     same = tmp_path / "out.jsonl"
     same.write_text("what an earlier run wrote\n")
