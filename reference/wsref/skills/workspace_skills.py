@@ -153,9 +153,6 @@ class WorkspaceSkills:
         result = self.paths(context or {})
         return list(result.settle() if isinstance(result, Promise) else result)
 
-    def _resolved_paths(self) -> list[str]:
-        return self.resolved_paths if self.initialized or self.resolved_paths else self._resolve_paths()
-
     def _glob_dirs(self, resolved: list[dict]) -> list[str]:
         """The folders a glob's matches give the staleness check: a matched folder, a matched file's parent."""
         dirs: dict[str, None] = {}
@@ -167,7 +164,7 @@ class WorkspaceSkills:
         from ..glob import resolve_path_pattern
         self._glob_dir_cache.clear()
         self._glob_resolve_times.clear()
-        for raw in self._resolved_paths():
+        for raw in self.resolved_paths:  # empty before the first initialization: a refresh then finds nothing
             path = raw[:-1] if len(raw) > 1 and raw.endswith("/") else raw
             source = _source_of(path)
             if is_glob_pattern(path):
@@ -402,7 +399,7 @@ class WorkspaceSkills:
             skill_file = _join(skill_path, "SKILL.md")
             dir_name = (_segments(skill_path) or ["unknown"])[-1] or "unknown"
         source = _source_of(skill_path)  # inferSource: the configured path the skill is under, else its own
-        for rp in self._resolved_paths():
+        for rp in self.resolved_paths:
             if skill_path == rp or skill_path.startswith(rp + "/"):
                 source = _source_of(rp)
                 break
