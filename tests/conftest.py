@@ -131,6 +131,27 @@ def mini_spec(tmp_path: Path):
 
 
 LONG = "long_running"
+PROFILE = os.environ.get("WSCONF_TEST_PROFILE")  # a file: each test's wall and CPU time, one JSON line each
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """With WSCONF_TEST_PROFILE set (tools/bench: the test command's profile): the test's wall time and
+    its CPU, this process's and its children's (a whole-suite run in a child is counted whole)."""
+    if not PROFILE:
+        yield
+        return
+    import json
+    import resource
+
+    def cpu() -> float:
+        own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    wall0, cpu0 = time.perf_counter(), cpu()
+    yield
+    with open(PROFILE, "a", encoding="utf-8") as out:
+        out.write(json.dumps({"test": item.nodeid, "wall": round(time.perf_counter() - wall0, 3),
+                              "cpu": round(cpu() - cpu0, 3)}) + "\n")
 
 
 def pytest_configure(config):

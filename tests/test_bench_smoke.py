@@ -205,3 +205,24 @@ def test_the_whole_document_written_again_keeps_every_marked_section(tmp_path):
     assert doc.read_text() == f"# Benchmarks\n\nnew body\n\n{judge}\n\n{site}\n"
     report.write_document(doc, f"# Benchmarks\n\n{site}\n")
     assert doc.read_text() == f"# Benchmarks\n\n{site}\n\n{judge}\n"
+
+
+def test_the_test_command_profile_sums_per_file_states_its_floor_and_keeps_the_document(tmp_path):
+    """tools/bench/testprofile.py from a recorded profile: per file sums, the floor the larger of CPU over
+    two cores and the longest test, the section replaced in place with the rest of the document kept."""
+    import json
+    profile = tmp_path / "profile.jsonl"
+    profile.write_text("\n".join(json.dumps(r) for r in [
+        {"test": "tests/a.py::one", "wall": 100.0, "cpu": 150.0}, {"test": "tests/a.py::two", "wall": 1.0, "cpu": 2.0},
+        {"test": "tests/b.py::three", "wall": 10.0, "cpu": 48.0}]) + "\n")
+    document = tmp_path / "B.md"
+    document.write_text("# top\n\n<!-- testcommand:start -->\nold\n<!-- testcommand:end -->\n\n## after\n")
+    done = subprocess.run([sys.executable, "-m", "tools.bench.testprofile", "--from", str(profile), "--wall", "160",
+                           "--cpu", "230", "--outcome", "3 passed", "--write", str(document)],
+                          cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    text = document.read_text()
+    assert text.startswith("# top\n\n<!-- testcommand:start -->\n") and text.endswith("<!-- testcommand:end -->\n\n## after\n")
+    assert "old" not in text
+    assert "floor on 2 cores is the larger of its CPU over 2 (115 s) and its longest test (100 s, `tests/a.py::one`): **115 s**" in text
+    assert "| `tests/a.py` | 2 | 101 s | 152 s | 76% |" in text and "| `tests/b.py` | 1 | 10 s | 48 s | 24% |" in text

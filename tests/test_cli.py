@@ -276,10 +276,11 @@ def test_run_passes_every_option_on_to_the_plugin(monkeypatch):
     assert main(["run", "--adapter", "reference", "-n", "2", "-k", "read_file", "--tool", "a", "--tool", "b",
                  "--tag", "t", "--claim", "c", "--ids", "ids.txt", "--results", "r.jsonl", "--junitxml", "j.xml", "-x",
                  "--no-expectations", "--hermetic", "--max-line", "1MB", "--keep-outputs", "2MB",
-                 "--all-versions", "--fresh", "0", "--fresh-seed", "0", "--all-tools"]) == 0
+                 "--all-versions", "--fresh", "0", "--fresh-seed", "0", "--all-tools", "--wait-workers", "0"]) == 0
     passed = seen[0][seen[0].index("-W") + 2:]
     assert passed == ["-n", "2", "-k", "read_file", "--wsconf-tool", "a", "--wsconf-tool", "b", "--wsconf-tag", "t",
                       "--wsconf-claim", "c", "--wsconf-ids", "ids.txt", "--wsconf-results", "r.jsonl",
                       "--junitxml", "j.xml", "-x", "--wsconf-no-expectations", "--wsconf-hermetic",
                       "--wsconf-max-line", "1MB", "--wsconf-keep-outputs", "2MB", "--wsconf-all-versions",
-                      "--wsconf-fresh", "0", "--wsconf-fresh-seed", "0", "--wsconf-all-tools"]
+                      "--wsconf-fresh", "0", "--wsconf-fresh-seed", "0", "--wsconf-all-tools",
+                      "--wsconf-wait-workers", "0"]

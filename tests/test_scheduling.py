@@ -108,7 +108,7 @@ def test_a_crashed_worker_gives_its_waiting_cases_back():
 
 
 @pytest.mark.parametrize("workers, waits, added", [
-    (2, [15.0, 3.0, 3.0, 2.0, 1.5] + [0.5] * 70 + [0.01] * 1800, 3),   # the suite: ceil(59.5/15) + 1 - 2
+    (2, [15.0, 3.0, 3.0, 2.0, 1.5] + [0.5] * 70 + [0.01] * 1800, 2),   # the suite: ceil(59.5/15) - 2
     (2, [0.01] * 1800, 0),            # nothing waits
     (2, [1.0, 0.5], 0),               # waits too little to pay a worker's start
     (1, [2.0] * 30, 6),               # many equal waits: at most MAX_WAIT_WORKERS
@@ -142,22 +142,42 @@ def test_the_shipped_measurements_name_cases_of_the_spec():
     assert min(shipped.values()) >= scheduling.WAITING
 
 
-def test_a_run_with_workers_adds_its_wait_workers_and_says_so(tmp_path):
-    """Two waiting cases and one other, -n 1 with two wait workers: three workers, the same outcomes."""
-    ids = tmp_path / "ids.txt"
-    ids.write_text("concurrency.write_lock.timeout_expires\nagent.abort.background_default\n"
-                   "read_file.binary.zip_metadata\n")
-    results = tmp_path / "r.jsonl"
-    env = {"WSCONF_CACHE_DIR": str(tmp_path / "cache")}
+WAITING = ["execute_command.timeout.integer_string", "execute_command.upstream_abort.background_signal_disabled",
+           "get_process_output.exited.no_output_wait_while_running_keeps_one_read"]
+
+
+def wsconf_run(tmp_path, *options: str) -> subprocess.CompletedProcess:
     import os
-    done = subprocess.run([sys.executable, "-m", "wsconf.cli", "run", "-n", "1", "--ids", str(ids), "--fresh", "0",
-                           "--results", str(results), "--", "--wsconf-wait-workers", "2"],
-                          capture_output=True, text=True, timeout=300, env={**os.environ, **env})
+    ids = tmp_path / "ids.txt"
+    ids.write_text("\n".join(WAITING) + "\nread_file.binary.zip_metadata\n")
+    return subprocess.run([sys.executable, "-m", "wsconf.cli", "run", "-n", "1", "--ids", str(ids), "--fresh", "0",
+                           "--results", str(tmp_path / "r.jsonl"), *options], capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "WSCONF_CACHE_DIR": str(tmp_path / "cache")})
+
+
+def test_wait_workers_are_counted_over_the_cases_the_implementation_runs(tmp_path):
+    """Auto, on a first run (no learned durations): three commands that wait make the workers the
+    shipped measurements ask for; with only read_file implemented they are unsupported, wait
+    nothing, and no worker is added."""
+    shipped = scheduling.shipped_estimates()
+    added = wait_workers(1, [shipped[case] for case in WAITING])
+    assert added >= 1
+    done = wsconf_run(tmp_path)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert f"workers:        1 (-n), and {added} more for the cases that mostly wait" in done.stdout, done.stdout[:3000]
+    done = wsconf_run(tmp_path, "--tools", "read_file")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "workers:        1 (-n), and 0 more for the cases that mostly wait" in done.stdout, done.stdout[:3000]
+
+
+def test_a_run_with_workers_adds_its_wait_workers_and_says_so(tmp_path):
+    """Three waiting cases and one other, -n 1 with two wait workers: three workers, the same outcomes."""
+    results = tmp_path / "r.jsonl"
+    done = wsconf_run(tmp_path, "--wait-workers", "2")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "workers:        1 (-n), and 2 more for the cases that mostly wait" in done.stdout, done.stdout[:3000]
     records = [json.loads(line) for line in results.read_text().splitlines()[1:-1]]
-    assert sorted((r["id"], r["outcome"]) for r in records) == [
-        ("agent.abort.background_default", "passed"), ("concurrency.write_lock.timeout_expires", "passed"),
-        ("read_file.binary.zip_metadata", "passed")]
+    assert sorted((r["id"], r["outcome"]) for r in records) == sorted(
+        [(case, "passed") for case in WAITING] + [("read_file.binary.zip_metadata", "passed")])
     learned = json.loads(next((tmp_path / "cache").glob("waits-reference-*.json")).read_text())
     assert set(learned) == {r["id"] for r in records}

@@ -16,7 +16,8 @@ PASSED_ON = [("workers", "-n"), ("k", "-k"), ("tool", "--wsconf-tool"), ("tag", 
              ("hermetic", "--wsconf-hermetic"), ("unconfined", "--wsconf-unconfined"),
              ("max_line", "--wsconf-max-line"), ("keep_outputs", "--wsconf-keep-outputs"),
              ("all_versions", "--wsconf-all-versions"), ("fresh", "--wsconf-fresh"),
-             ("fresh_seed", "--wsconf-fresh-seed"), ("all_tools", "--wsconf-all-tools")]
+             ("fresh_seed", "--wsconf-fresh-seed"), ("all_tools", "--wsconf-all-tools"),
+             ("wait_workers", "--wsconf-wait-workers")]
 
 
 def cmd_run(args) -> int:
@@ -146,6 +147,9 @@ def register(sub) -> None:
     run.add_argument("--fresh", type=int, default=None,
                      help="fresh cases per tool, generated for this run and answered by the reference (default 3; 0: none)")
     run.add_argument("--fresh-seed", type=int, default=None, help="the fresh cases' seed (default: new every run)")
+    run.add_argument("--wait-workers", default=None, metavar="N|auto",
+                     help="with -n: workers added for the cases that mostly wait, which start first (default auto: "
+                          "as many as the selected cases' measured waits need; 0: none)")
     run.add_argument("pytest_args", nargs="*", help="further pytest arguments (after --)")
     run.set_defaults(func=cmd_run, reads_config=True)
 

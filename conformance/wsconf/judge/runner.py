@@ -64,15 +64,14 @@ def not_applicable(case: Case, adapter: Adapter) -> str | None:
     return f"not applicable to {adapter.name} {adapter.version} (the case holds for {case.versions})"
 
 
-def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = None,
-             all_versions: bool = False) -> CaseResult:
-    """implemented: the tool ids the implementation has (None: all); defaults to what it declared.
-    all_versions: run the case whatever its `versions` say (how the release matrix measures them)."""
+def not_run(case: Case, adapter: Adapter, implemented: frozenset[str] | None = None,
+            all_versions: bool = False) -> CaseResult | None:
+    """The result of a case the implementation is not asked to run (not applicable to its release,
+    or needing what it lacks), else None. Arguments as run_case's."""
     reason = None if all_versions else not_applicable(case, adapter)
     if reason:
         return CaseResult(case.id, NOT_APPLICABLE, reason)
-    capabilities = expand(adapter.capabilities)
-    missing = sorted(set(case.needs) - capabilities - set(case.lenient))
+    missing = sorted(set(case.needs) - expand(adapter.capabilities) - set(case.lenient))
     if missing:
         return CaseResult(case.id, UNSUPPORTED, f"{adapter.name} lacks: {', '.join(missing)}")
     unmapped = unhonoured(case.workspace, getattr(adapter, "filesystem_options", None))
@@ -83,6 +82,17 @@ def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = 
     lacking = [t for t in case.tools_called if implemented is not None and t not in implemented]
     if lacking:
         return CaseResult(case.id, UNSUPPORTED, f"{adapter.name} does not implement {', '.join(lacking)}")
+    return None
+
+
+def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = None,
+             all_versions: bool = False) -> CaseResult:
+    """implemented: the tool ids the implementation has (None: all); defaults to what it declared.
+    all_versions: run the case whatever its `versions` say (how the release matrix measures them)."""
+    skipped = not_run(case, adapter, implemented, all_versions)
+    if skipped is not None:
+        return skipped
+    capabilities = expand(adapter.capabilities)
     started = time.monotonic()
     reaper.become_subreaper()  # orphans of the implementation come back here, to be found
     since = reaper.mark()

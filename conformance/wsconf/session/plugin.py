@@ -24,7 +24,7 @@ from ..adapters.subprocess import DEFAULT_MAX_LINE
 from ..isolation import reaper, sizes, watch
 from ..judge.render import for_terminal, visible
 from ..judge.harm import record_fields as findings_fields
-from ..judge.runner import ERROR, NOT_APPLICABLE, PASSED, UNSUPPORTED, run_case
+from ..judge.runner import ERROR, NOT_APPLICABLE, PASSED, UNSUPPORTED, not_run, run_case
 from ..results.journal import Journal
 from ..spec.capability_aliases import expand
 from ..spec.digest import spec_digest
@@ -251,7 +251,6 @@ def pytest_configure(config):
         if results:
             Path(f"{results}.outputs").mkdir(parents=True, exist_ok=True)  # there to be hidden when confined
         _watch_outside(config)
-        _add_wait_workers(config)
     # A CI timeout's SIGTERM ends the run like Ctrl-C: results kept, adapter and its processes stopped.
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
         try:
@@ -264,19 +263,19 @@ SEED = pytest.StashKey[int]()
 ESTIMATES = pytest.StashKey[dict]()
 
 
-def _add_wait_workers(config) -> None:
+def _add_wait_workers(config, spec, adapter, implemented) -> None:
     """With -n: the workers for the waiting cases (session/scheduling.py), added to xdist's list
-    before it starts any, and the estimates its scheduler deals by."""
-    roots = _spec_roots_in_args(config)
-    if not roots or not getattr(config.option, "numprocesses", None) or not getattr(config.option, "tx", None):
+    before it starts any (its sessionstart comes after this one), and the estimates its scheduler
+    deals by. Counted over the selected cases the implementation will run (hello said what it has)."""
+    if not getattr(config.option, "numprocesses", None) or not getattr(config.option, "tx", None):
         return
     config.stash[ESTIMATES] = estimate = scheduling.estimates(config.getoption("wsconf_adapter"))
     extra = config.getoption("wsconf_wait_workers")
     if extra == "auto":
-        spec = config.stash[STATE].load(roots[0])
-        chosen = selection(config, spec)
-        extra = scheduling.wait_workers(len(config.option.tx),
-                                        [estimate.get(case.id, 0.0) for case in spec.cases if chosen(case)])
+        chosen, every = selection(config, spec), config.getoption("wsconf_all_versions")
+        extra = scheduling.wait_workers(len(config.option.tx), [
+            estimate.get(case.id, 0.0) for case in spec.cases
+            if chosen(case) and estimate.get(case.id, 0.0) and not_run(case, adapter, implemented, every) is None])
     config.option.tx = list(config.option.tx) + ["popen"] * extra
     config.stash[WAIT_WORKERS] = extra
 
@@ -286,9 +285,9 @@ WAIT_WORKERS = pytest.StashKey[int]()
 
 @pytest.hookimpl(optionalhook=True, tryfirst=True)
 def pytest_xdist_make_scheduler(config, log):
-    """The waiting cases first (session/scheduling.py), for a run of the suite dealt as `load` or
-    `worksteal` (the other modes keep xdist's own dealing)."""
-    if ESTIMATES in config.stash and config.getvalue("dist") in ("load", "worksteal"):
+    """The waiting cases first (session/scheduling.py), for a run of the suite dealt as `load`, what
+    -n deals by (a --dist named on the command line keeps xdist's own dealing)."""
+    if ESTIMATES in config.stash and config.getvalue("dist") == "load":
         return scheduling.WaitsFirstScheduling(config, log, config.stash[ESTIMATES])
     return None
 
@@ -378,6 +377,7 @@ def pytest_sessionstart(session):
         raise pytest.UsageError(f"wsconf: unknown tool(s) {', '.join(unknown)} in the implemented tools; "
                                 f"the spec's tools are {', '.join(spec_tools(spec))}")
     config.stash[RUN] = run
+    _add_wait_workers(config, spec, state.adapter, implemented)
     if _journal:
         _journal.header(run)
     reporter = config.pluginmanager.get_plugin("terminalreporter")
@@ -388,7 +388,7 @@ def pytest_sessionstart(session):
         if WAIT_WORKERS in config.stash:
             asked = len(config.option.tx) - config.stash[WAIT_WORKERS]
             reporter.write_line(f"workers:        {asked} (-n), and {config.stash[WAIT_WORKERS]} more for the cases "
-                                "that mostly wait, which start first (--wsconf-wait-workers)")
+                                "that mostly wait, which start first (--wait-workers)")
     xml = config.stash.get(_xml_key(), None)
     if xml is not None:
         for key, value in run.items():

@@ -87,12 +87,13 @@ def remember(adapter: str | None, records: list[dict]) -> None:
 def wait_workers(workers: int, waits: list[float]) -> int:
     """How many workers to add to `workers` so the waiting cases' waits overlap: enough that no worker
     holds much more waiting than the longest case, at most MAX_WAIT_WORKERS; none when they wait
-    little in all (a worker costs about a second of CPU to start)."""
+    little in all. Not more: a worker costs CPU to start (about 1 s for the reference, 3.5 s for the
+    upstream confined, its bridge included), which a run on 2 cores pays in wall time too."""
     waiting = [w for w in waits if w >= WAITING]
     total = sum(waiting)
     if workers < 1 or total < 2.0:
         return 0
-    needed = math.ceil(total / max(waiting)) + 1
+    needed = math.ceil(total / max(waiting))  # workers enough that none waits much longer than the longest case
     return max(0, min(MAX_WAIT_WORKERS, needed - workers))
 
 
