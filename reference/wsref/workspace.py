@@ -388,23 +388,41 @@ class Workspace(ProviderAccess):
                 pass  # skip paths that do not exist or cannot be read
 
     def _index_files(self, paths: list[str]) -> list[str]:
-        entries = []
-        for path in paths:
+        """indexFilesForSearch: the readable files at once (index_many); when that throws, one file at a
+        time (indexFileForSearch), logging each document that fails."""
+        try:
+            entries = []
+            for path in paths:
+                try:
+                    content = self.filesystem.read_file(path, encoding="utf-8")
+                except Exception:
+                    continue
+                entries.append((path, _search_documents(path, content)))
+            for path, _ in entries:
+                self._search_engine.remove_source(path)
+            self._search_engine.index_many([doc for _, docs in entries for doc in docs])
+            return [path for path, _ in entries]
+        except Exception:
+            return [path for path in paths if self._index_file(path)]
+
+    def _index_file(self, path: str) -> bool:
+        """indexFileForSearch: whether the file, or one of its chunks, was indexed."""
+        try:
+            content = self.filesystem.read_file(path, encoding="utf-8")
+        except Exception:
+            return False
+        self._search_engine.remove_source(path)
+        docs = _search_documents(path, content)
+        indexed = False
+        for i, doc in enumerate(docs):
             try:
-                content = self.filesystem.read_file(path, encoding="utf-8")
-            except Exception:
-                continue
-            chunks = split_into_chunks(content)
-            if len(chunks) == 1:
-                docs = [{"id": path, "content": content}]
-            else:
-                docs = [{"id": f"{path}#chunk-{i}", "content": c["content"], "startLineOffset": c["startLine"],
-                         "metadata": {"sourceFile": path}} for i, c in enumerate(chunks)]
-            entries.append((path, docs))
-        for path, _ in entries:
-            self._search_engine.remove_source(path)
-        self._search_engine.index_many([doc for _, docs in entries for doc in docs])
-        return [path for path, _ in entries]
+                self._search_engine.index(doc)
+                indexed = True
+            except Exception as error:
+                if self.logger is not None:
+                    what = f'file "{path}"' if len(docs) == 1 else f'chunk {i} of file "{path}"'
+                    self.logger.warn(f"Failed to index {what} for search", {"error": error})
+        return indexed
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -632,6 +650,16 @@ class EffectiveWorkspace(ProviderAccess):
         # Upstream getInfo runs on the effective workspace proxy: `this.filesystem` / `this.sandbox`
         # are the providers resolved for this call, so a tool's metadata chunk shows them.
         return type(self._workspace).get_info(self, options)
+
+
+
+def _search_documents(path: str, content: str) -> list[dict]:
+    """A file's search documents: the whole file, or its 4000-character chunks ('<path>#chunk-<n>')."""
+    chunks = split_into_chunks(content)
+    if len(chunks) == 1:
+        return [{"id": path, "content": content}]
+    return [{"id": f"{path}#chunk-{i}", "content": c["content"], "startLineOffset": c["startLine"],
+             "metadata": {"sourceFile": path}} for i, c in enumerate(chunks)]
 
 
 def _parse_bm25(bm25) -> dict:

@@ -326,8 +326,11 @@ def _normalize(results: list[dict]) -> list[dict]:
 
 
 def _group_size(embedder) -> int:
+    """resolveEmbedGroupSize: a declared size that Number.isFinite refuses (not a number, a boolean
+    included, NaN, an infinity) or below 1 falls back to 256."""
     declared = getattr(embedder, "max_batch_size", None)
-    if declared is None or not isinstance(declared, (int, float)) or declared != declared \
+    if declared is None or isinstance(declared, bool) or not isinstance(declared, (int, float)) \
+            or declared != declared \
             or declared in (float("inf"), float("-inf")) or declared < 1:
         return 256
     return int(declared // 1)

@@ -1,7 +1,7 @@
 """The host search objects a case can name (spec/protocol.md, "Host search objects").
 
 `{"$store": "memory"}` is an in-memory vector store (cosine similarity, computed in index order,
-0 for an all-zero vector) and `{"$embedder": "letters", "batch"?: true, "maxBatchSize"?: n}` an
+0 for an all-zero vector) and `{"$embedder": "letters", "batch"?: true, "maxBatchSize"?: n, "dropLast"?: n}` an
 embedder counting the letters a-z of the lowercased text. Both log to the session's hook log
 exactly what the bridge's copies (tools/mastra-bridge/lib/host-search.mjs) log.
 """
@@ -111,11 +111,12 @@ class LetterEmbedder:
         self.batch = spec.get("batch") is True
         size = spec.get("maxBatchSize")
         self.max_batch_size = float("nan") if size == "NaN" else size  # "NaN": the number (JSON has none)
+        self.drop_last = spec.get("dropLast") or 0  # a batch embedder that answers short
 
     def __call__(self, arg):
         if self.batch:
             self.log.append({"hook": "embedder", "texts": list(arg)})
-            return [letters(t) for t in arg]
+            return [letters(t) for t in arg][:max(len(arg) - self.drop_last, 0)]
         self.log.append({"hook": "embedder", "text": arg})
         return letters(arg)
 

@@ -1,10 +1,12 @@
-"""Values on the wire (spec/protocol.md): bytes and dates tagged as {"$bytes": ...} and {"$date": ...}."""
+"""Values on the wire (spec/protocol.md): bytes and dates tagged as {"$bytes": ...} and {"$date": ...}; an error as
+{name, message, code}."""
 from __future__ import annotations
 
 import base64
 from dataclasses import asdict
 from datetime import datetime
 
+from ..errors import js_name
 from ..filesystem.local_filesystem import FileStat, iso
 
 
@@ -16,6 +18,9 @@ def to_json(value):
         return {"$date": iso(value)}
     if isinstance(value, FileStat):
         return {k: to_json(v) for k, v in asdict(value).items() if v is not None}
+    if isinstance(value, BaseException):  # as the bridge's toWire shows an Error
+        return {"name": js_name(value), "message": getattr(value, "message", None) or str(value),
+                "code": getattr(value, "code", None)}
     if isinstance(value, dict):
         return {k: to_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

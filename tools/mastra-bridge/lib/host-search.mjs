@@ -100,12 +100,14 @@ function letters(text) {
   return v;
 }
 
-/** `{"$embedder": "letters", "batch"?: true, "maxBatchSize"?: n}`: a single-text or a batch embedder. */
+/** `{"$embedder": "letters", "batch"?: true, "maxBatchSize"?: n, "dropLast"?: n}`: a single-text or a batch
+ * embedder; `dropLast` leaves out the last n embeddings of each batch answer (an embedder that answers short). */
 export function letterEmbedder(spec, log) {
   if (spec.batch === true) {
+    const dropLast = spec.dropLast ?? 0;
     const embed = async texts => {
       log.push({ hook: 'embedder', texts });
-      return texts.map(letters);
+      return texts.map(letters).slice(0, Math.max(texts.length - dropLast, 0));
     };
     // maxBatchSize "NaN" is the number NaN (JSON has none), as Number(process.env.X) can give.
     const maxBatchSize = spec.maxBatchSize === 'NaN' ? NaN : spec.maxBatchSize;
