@@ -36,8 +36,8 @@ def config(workers: int):
     return SimpleNamespace(getvalue=options.get, getoption=options.get)
 
 
-def scheduler(collection, estimate, workers=3):
-    sched = WaitsFirstScheduling(config(workers), estimate=estimate)
+def scheduler(collection, estimate, workers=3, wait_workers=0):
+    sched = WaitsFirstScheduling(config(workers), estimate=estimate, wait_workers=wait_workers)
     nodes = [Node(f"gw{i}") for i in range(workers)]
     for node in nodes:
         sched.add_node(node)
@@ -82,6 +82,24 @@ def test_waiting_cases_start_first_longest_first_each_on_a_free_worker():
         for before, after in zip(indices, indices[1:]):
             assert not (before in waiting and after in waiting), (indices, waiting)
     assert all(node.shutting_down for node in nodes)
+
+
+def test_beside_wait_workers_the_n_workers_compute_first():
+    """-n 2 and two wait workers: gw0 and gw1 start on the cases that do not wait, in chunks; gw2 and
+    gw3 on the waiting ones, longest first; every case runs once, and the -n workers take a waiting
+    case only when no other is left."""
+    collection = [f"f.yaml::c{i}" for i in range(60)]
+    estimate = {"c5": 15.0, "c30": 3.0, "c12": 1.5, "c39": 0.5, "c2": 0.2, "c50": 0.3}
+    waiting = {5, 30, 12, 39, 2, 50}
+    sched, nodes = scheduler(collection, estimate, workers=4, wait_workers=2)
+    queues = [list(sched.node2pending[n]) for n in nodes]
+    assert not waiting & set(queues[0] + queues[1]) and len(queues[0]) >= 2 and len(queues[1]) >= 2
+    assert queues[2][0] == 5 and queues[3][0] == 30
+    started = run_to_end(sched, nodes)
+    assert sorted(i for _, i in started) == list(range(60))
+    for name in ("gw0", "gw1"):  # on a -n worker, a waiting case comes only after all its others
+        kinds = [i in waiting for n, i in started if n == name]
+        assert kinds == sorted(kinds), (name, kinds)
 
 
 def test_without_waiting_cases_it_deals_as_xdist_load_does():

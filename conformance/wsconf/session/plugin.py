@@ -291,7 +291,7 @@ def pytest_xdist_make_scheduler(config, log):
     """The waiting cases first (session/scheduling.py), for a run of the suite dealt as `load`, what
     -n deals by (a --dist named on the command line keeps xdist's own dealing)."""
     if ESTIMATES in config.stash and config.getvalue("dist") == "load":
-        return scheduling.WaitsFirstScheduling(config, log, config.stash[ESTIMATES])
+        return scheduling.WaitsFirstScheduling(config, log, config.stash[ESTIMATES], config.stash.get(WAIT_WORKERS, 0))
     return None
 
 

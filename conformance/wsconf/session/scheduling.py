@@ -4,8 +4,9 @@ About 70 cases spend most of their time waiting (timeouts, sleeping commands, la
 one of them 15 s; with every case dealt in collection order the waits queue behind each other on
 the `-n` workers. So a run with workers (i) starts some workers more than asked, for the waiting
 cases (`--wsconf-wait-workers`, by default as many as the selected cases' waits need), and (ii) deals
-the waiting cases first, longest first, one at a time to whichever worker is free, then the rest in
-chunks as xdist's `load` does. Only the order and the place a case runs change: each case still
+the waiting cases to those first, longest first, one at a time to whichever is free, while the `-n`
+workers take the other cases in chunks as xdist's `load` does (so the cores compute while the waits
+run); whoever runs out takes from the rest. Only the order and the place a case runs change: each case still
 runs alone in its own folders, and its outputs are the same.
 
 How long a case waits comes from the last run of the same implementation (kept in the cache
@@ -104,9 +105,21 @@ def case_id(nodeid: str) -> str:
 class WaitsFirstScheduling(LoadScheduling):
     """xdist's `load` scheduling, with the waiting cases dealt first (see the module's docstring)."""
 
-    def __init__(self, config, log=None, estimate: dict[str, float] | None = None):
+    def __init__(self, config, log=None, estimate: dict[str, float] | None = None, wait_workers: int = 0):
         super().__init__(config, log)
         self.estimate = estimate or {}
+        self.wait_workers = wait_workers  # the last ones xdist starts (gw<N>...): the others compute first
+
+    def _takes_waiting_first(self, node) -> bool:
+        """A wait worker takes the waiting cases first; with wait workers, the -n workers take the
+        others first, so the cores compute while the waits run (every worker does, without them)."""
+        if not self.wait_workers:
+            return True
+        try:
+            number = int(str(node.gateway.id).removeprefix("gw"))
+        except (AttributeError, ValueError):
+            return True
+        return number >= self.numnodes - self.wait_workers
 
     def _waits(self, index: int) -> float:
         return self.estimate.get(case_id(self.collection[index]), 0.0)
@@ -141,12 +154,17 @@ class WaitsFirstScheduling(LoadScheduling):
         return next((k for k, index in enumerate(self.pending) if self._is_waiting(index) == waiting), None)
 
     def check_schedule(self, node, duration: float = 0) -> None:
-        """While waiting cases are left: a worker's queue is filled to the two items xdist needs
-        (it runs one when it holds the next), alternating a waiting case and another, so a waiting case
-        starts as soon as it is dealt and never queues behind another; then xdist's `load` chunks."""
+        """While waiting cases are left: a worker that takes them first has its queue filled to the two
+        items xdist needs (it runs one when it holds the next), alternating a waiting case and another,
+        so a waiting case starts as soon as it is dealt and never queues behind another; a -n worker
+        beside wait workers takes the other cases in xdist's `load` chunks while any are left. Then
+        xdist's `load` chunks for every worker."""
         if node.shutting_down:
             return
         queue = self.node2pending[node]
+        if self._first(True) is not None and not self._takes_waiting_first(node) and self._first(False) is not None:
+            self._send_others(node)
+            return
         while len(queue) < 2 and self._first(True) is not None:
             after_waiting = bool(queue) and self._is_waiting(queue[-1])
             position = self._first(not after_waiting)
@@ -157,3 +175,17 @@ class WaitsFirstScheduling(LoadScheduling):
             node.send_runtest_some([index])
         if self._first(True) is None:
             super().check_schedule(node, duration)
+
+    def _send_others(self, node) -> None:
+        """As xdist's `load` refills a worker, from the cases that do not wait."""
+        others = [index for index in self.pending if not self._is_waiting(index)]
+        queue = self.node2pending[node]
+        least = max(2, len(others) // len(self.node2pending) // 4)
+        most = max(2, len(others) // len(self.node2pending) // 2)
+        if len(queue) >= least:
+            return
+        chunk = others[:max(most - len(queue), 2 - len(queue))]
+        taken = set(chunk)
+        self.pending[:] = [index for index in self.pending if index not in taken]
+        queue.extend(chunk)
+        node.send_runtest_some(chunk)
