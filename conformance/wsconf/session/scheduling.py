@@ -112,6 +112,7 @@ class WaitsFirstScheduling(LoadScheduling):
         super().__init__(config, log)
         self.estimate = estimate or {}
         self.wait_workers = wait_workers  # the last ones xdist starts (gw<N>...): the others compute first
+        self.waiting: frozenset[int] = frozenset()  # the collection's indices of the waiting cases
 
     def _takes_waiting_first(self, node) -> bool:
         """A wait worker takes the waiting cases first; with wait workers, the -n workers take the
@@ -124,9 +125,6 @@ class WaitsFirstScheduling(LoadScheduling):
             return True
         return number >= self.numnodes - self.wait_workers
 
-    def _waits(self, index: int) -> float:
-        return self.estimate.get(case_id(self.collection[index]), 0.0)
-
     def schedule(self) -> None:
         first = self.collection is None
         if first and self.collection_is_completed and self.node2collection \
@@ -138,8 +136,8 @@ class WaitsFirstScheduling(LoadScheduling):
             if not waiting:
                 return super().schedule()  # nothing waits: xdist's own dealing, first chunks and all
             self.collection = collection
-            chosen = set(waiting)
-            self.pending[:] = waiting + [i for i in indices if i not in chosen]
+            self.waiting = frozenset(waiting)  # looked up on every refill: worked out once
+            self.pending[:] = waiting + [i for i in indices if i not in self.waiting]
             if self.maxschedchunk is None:
                 self.maxschedchunk = len(self.collection)
             if not self.collection:
@@ -150,7 +148,7 @@ class WaitsFirstScheduling(LoadScheduling):
         super().schedule()
 
     def _is_waiting(self, index: int) -> bool:
-        return self._waits(index) >= WAITING
+        return index in self.waiting
 
     def _first(self, waiting: bool) -> int | None:
         """The position in pending of the first waiting (or not waiting) case."""
