@@ -4,6 +4,7 @@ report says which, with the verdicts it was given."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -110,3 +111,27 @@ def test_import_time_mutants_of_a_module_imported_by_a_call_skip_the_tool_listin
     from tools.mutation import engine
     assert engine.loaded_with_the_adapter("wsref/skills/publish.py") is False
     assert engine.loaded_with_the_adapter("wsref/workspace.py") is True
+
+
+def test_the_mutants_run_in_a_zone_that_is_not_utc(mini_spec, tmp_path):
+    """A time taken from the local clock instead of UTC is killed even where the machine's zone is UTC."""
+    spec_cases = yaml.safe_load((REPO / "spec" / "cases" / "workspace" / "lifecycle.yaml").read_text())
+    times = next(c for c in spec_cases["cases"] if c["id"] == "workspace.lifecycle.times")
+    (mini_spec / "cases" / "workspace").mkdir()
+    (mini_spec / "cases" / "workspace" / "times.yaml").write_text(
+        yaml.safe_dump({"tool": "workspace", "cases": [times]}, sort_keys=False))
+    source = (REPO / "reference" / "wsref" / "workspace.py").read_text().splitlines()
+    line = next(i for i, t in enumerate(source, 1) if "fromtimestamp(ms / 1000, tz=timezone.utc)" in t)
+    results, verdicts = tmp_path / "results", tmp_path / "verdicts.yaml"
+    verdicts.write_text("verdicts:\n")
+    cmd = [sys.executable, "-m", "tools.mutation", "--module", "wsref/workspace.py", "--lines", str(line),
+           "--spec", str(mini_spec), "--results-dir", str(results), "--report", str(tmp_path / "MUTATION.md"),
+           "--survivors", str(tmp_path / "SURVIVORS.md"), "--record", str(tmp_path / "recorded.json"),
+           "--verdicts", str(verdicts)] + ([] if shutil.which("bwrap") else ["--no-sandbox"])
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=120, env={**os.environ, "TZ": "UTC"})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = json.loads((results / "results" / "wsref__workspace.py.json").read_text())["mutants"]
+    status = {r["description"]: r["status"] for r in rows}
+    call = "`datetime.fromtimestamp(ms / 1000, tz=timezone.utc)`"
+    assert status[f"{call}: drop argument 2 `tz=timezone.utc`"] == "killed", status
+    assert status[f"{call}: argument 2 `timezone.utc` -> `None`"] == "killed", status
