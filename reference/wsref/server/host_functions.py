@@ -145,7 +145,8 @@ def build(spec: dict, log: list, where: str):
 
 
 def _lifecycle_hook(spec: dict, log: list, where: str):
-    """A sandbox lifecycle hook: logs {hook: label, sandboxId, status, outcome}, waits delayMs, runs `run`
+    """A sandbox lifecycle hook: logs {hook: label, sandboxId, status, outcome} (and the workspace's
+    status as the hook runs, with workspaceStatus: true), waits delayMs, runs `run`
     through the sandbox it was handed ({hook: label.ran, exitCode, stdout}), logs {hook: label.done}; the
     first `failTimes` calls then raise Error(message)."""
     label = spec.get("label", where)
@@ -155,9 +156,12 @@ def _lifecycle_hook(spec: dict, log: list, where: str):
         import time
         calls[0] += 1
         sandbox = (args or {}).get("sandbox")
-        log.append({k: v for k, v in {"hook": label, "sandboxId": getattr(sandbox, "id", None),
-                                       "status": getattr(sandbox, "status", None),
-                                       "outcome": (args or {}).get("outcome")}.items() if v is not None})
+        entry = {k: v for k, v in {"hook": label, "sandboxId": getattr(sandbox, "id", None),
+                                    "status": getattr(sandbox, "status", None),
+                                    "outcome": (args or {}).get("outcome")}.items() if v is not None}
+        if spec.get("workspaceStatus") is True:  # the session's workspace, as the hook runs
+            entry["workspaceStatus"] = log.workspace.status if getattr(log, "workspace", None) else None
+        log.append(entry)
         if spec.get("delayMs"):
             time.sleep(min(float(spec["delayMs"]), 10_000) / 1000)
         if isinstance(spec.get("run"), str):
@@ -176,6 +180,11 @@ def _js_string(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+class HookLog(list):
+    """A session's hook log; it knows the session's workspace (set once built), so a hook can log its status."""
+    workspace = None
 
 
 def with_host_functions(value, log: list, where: str = "tools"):

@@ -18,7 +18,7 @@ from ..sandbox.native_sandbox import is_bwrap_available
 from ..tools import ast_edit, create_workspace_tools
 from ..tools.media import is_media_result
 from ..workspace import Workspace
-from .host_functions import with_host_functions
+from .host_functions import HookLog, with_host_functions
 from .recording_span import RecordingSpan
 from .wire import from_json, to_json
 
@@ -102,7 +102,7 @@ class Session:
     def __init__(self, root: str, home: str, workspace: dict):
         from . import host_providers
         from .host_functions import is_host_function
-        self.hook_log: list[dict] = []
+        self.hook_log: list[dict] = HookLog()
         self.resolved_sandboxes: list = []  # from a sandbox resolver: destroyed on close
         # With mounts and no `filesystem` key, the mounts are the filesystem (capability sandbox_mounts).
         fs_config = workspace.get("filesystem", None if "mounts" in workspace else {})
@@ -150,6 +150,7 @@ class Session:
                                    id=workspace.get("id"), name=workspace.get("name"), **search_objects,
                                    **{k: with_host_functions(workspace[k], self.hook_log, k)
                                       for k in WORKSPACE_OPTIONS if k in workspace})
+        self.hook_log.workspace = self.workspace
         if workspace.get("logger") in ("record", "recordDebug"):
             from .native_fs import RecordingLogger
             self.workspace.set_logger(RecordingLogger(self.hook_log, with_debug=workspace["logger"] == "recordDebug"))

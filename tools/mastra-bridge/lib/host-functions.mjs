@@ -17,7 +17,10 @@ function lifecycleHook(spec, session, where) {
   let calls = 0;
   return async args => {
     calls += 1;
-    session.hookLog.push({ hook: label, sandboxId: args?.sandbox?.id, status: args?.sandbox?.status, outcome: args?.outcome });
+    const entry = { hook: label, sandboxId: args?.sandbox?.id, status: args?.sandbox?.status, outcome: args?.outcome };
+    // the session's workspace, as the hook runs (set once the workspace is built)
+    if (spec.workspaceStatus === true) entry.workspaceStatus = session.workspace?.status ?? null;
+    session.hookLog.push(entry);
     if (spec.delayMs) await new Promise(resolve => setTimeout(resolve, Math.min(Number(spec.delayMs) || 0, 10000)));
     if (typeof spec.run === 'string') {
       const result = await args.sandbox.executeCommand(spec.run);
