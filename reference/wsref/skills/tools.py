@@ -144,10 +144,9 @@ class SkillTool:
         checked = validate_input(self, args)
         if isinstance(checked, dict) and checked.get("error") is True:
             return checked
-        # skill and skill_read resolve the request-scoped view of this call's context (getScoped);
-        # skill_search stays on the workspace's catalog (the views have no search namespace here)
-        skills = self.skills if self.name == "skill_search" else self.skills.get_scoped(
-            getattr(self, "request_context", None))
+        # every skill tool resolves the request-scoped view of this call's context (getScoped), skill_search
+        # too (1.71.0); a view here has no search engine of its own, so it searches by substring
+        skills = self.skills.get_scoped(getattr(self, "request_context", None))
         return run_skill_tool(skills, self.name, checked)
 
     def to_model_output(self, output):
