@@ -4,6 +4,8 @@ Used in process by the harness's reference adapter and over stdin/stdout by `pyt
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import sys
 import threading
@@ -32,6 +34,7 @@ CAPABILITIES = (
     "approval_fn", "instance_identity", "shared_request_context", "process_cwd",
     "process_path", "runtime_dir", "sandbox_mounts", "published_skills", "tool_tracing", "error_details",
     "agent_threads", "task_signals", "lsp", "clock_control", "process_handles", "context_probes",
+    "console_warnings",
 ) + (("ast_edit",) if ast_edit.engine_available() else ()) + (
     ("isolation_bwrap",) if is_bwrap_available() else ("bwrap_absent",))
 # Workspace options the `open` request passes on as given (spec/protocol.md).
@@ -96,6 +99,19 @@ FS_METHODS = {
 }
 
 
+@contextlib.contextmanager
+def _console_warnings(hook_log):
+    """Capability console_warnings: what the Workspace's constructor writes to stderr (its console.warn),
+    a line a call, goes to the hook log instead."""
+    if hook_log is None:
+        yield
+        return
+    captured = io.StringIO()
+    with contextlib.redirect_stderr(captured):
+        yield
+    hook_log.extend({"hook": "console.warn", "message": line} for line in captured.getvalue().splitlines())
+
+
 class Session:
     """One open workspace: its tools are built once, so a case's steps share tracker and locks."""
 
@@ -146,10 +162,11 @@ class Session:
                                        for path, options in workspace["mounts"].items()}
         if "onMount" in workspace:
             mount_options["onMount"] = with_host_functions(workspace["onMount"], self.hook_log, "onMount")
-        self.workspace = Workspace(filesystem=filesystem, sandbox=sandbox, tools=tools_config, **mount_options,
-                                   id=workspace.get("id"), name=workspace.get("name"), **search_objects,
-                                   **{k: with_host_functions(workspace[k], self.hook_log, k)
-                                      for k in WORKSPACE_OPTIONS if k in workspace})
+        with _console_warnings(self.hook_log if workspace.get("consoleWarn") == "record" else None):
+            self.workspace = Workspace(filesystem=filesystem, sandbox=sandbox, tools=tools_config, **mount_options,
+                                       id=workspace.get("id"), name=workspace.get("name"), **search_objects,
+                                       **{k: with_host_functions(workspace[k], self.hook_log, k)
+                                          for k in WORKSPACE_OPTIONS if k in workspace})
         self.hook_log.workspace = self.workspace
         if workspace.get("logger") in ("record", "recordDebug"):
             from .native_fs import RecordingLogger

@@ -89,6 +89,7 @@ export function missingCapabilities() {
 export const CORE_CAPABILITIES = [
   'tool_config',
   'tool_hooks',
+  'console_warnings',
   'lifecycle',
   'tool_writer',
   'call_request_context',

@@ -233,6 +233,16 @@ async function openWorkspace(params) {
       } finally {
         process.chdir(previous);
       }
+    } else if (ws.consoleWarn !== undefined) {
+      // Capability console_warnings: the constructor's console.warn calls go to the hook log.
+      if (ws.consoleWarn !== 'record') throw new Fault('workspace.consoleWarn must be "record"');
+      const warn = console.warn;
+      console.warn = (...args) => { pending.hookLog.push({ hook: 'console.warn', message: args.map(String).join(' ') }); };
+      try {
+        workspace = new Workspace(config);
+      } finally {
+        console.warn = warn;
+      }
     } else {
       workspace = new Workspace(config);
     }
