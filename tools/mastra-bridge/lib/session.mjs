@@ -478,7 +478,11 @@ export async function opWorkspace(params) {
   for (const part of path) {
     if (target === null || target === undefined) throw new Fault(`workspace has no ${path.join('.')}`);
     owner = target;
-    target = target[part];
+    try {
+      target = target[part];
+    } catch (err) {
+      return failure(err, params); // a getter that throws (workspace.skills after destroy()) answers so
+    }
   }
   let output;
   try {
