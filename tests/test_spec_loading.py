@@ -226,6 +226,41 @@ def test_an_iso_now_time_must_fall_within_the_case_run():
                               {"createdAt": {"$date": iso(started - 86_400_000)}}, values)
 
 
+def test_an_iso_since_previous_step_time_must_not_be_before_the_previous_step():
+    """lastAccessedAt after a call: a time left from before the call (the workspace's opening) must not pass."""
+    import time
+
+    from wsconf.spec.placeholders import PREVIOUS_STEP_STARTED, RUN_STARTED, matches
+    now = time.time_ns() // 1_000_000
+    started, previous = now - 5_000, now - 1_000
+
+    def iso(ms):
+        return time.strftime("%Y-%m-%dT%H:%M:%S.", time.gmtime(ms // 1000)) + f"{ms % 1000:03d}Z"
+    values = {RUN_STARTED: str(started), PREVIOUS_STEP_STARTED: str(previous)}
+    assert matches("{{iso_since_previous_step}}", iso(previous), values)
+    assert matches("{{iso_now}}", iso(started + 1), values)
+    assert not matches("{{iso_since_previous_step}}", iso(started + 1), values)   # before the previous step
+    assert not matches("{{iso_since_previous_step}}", iso(now + 3_600_000), values)  # in the future
+    # the first step: no previous one, so the case's start is the bound
+    assert matches("{{iso_since_previous_step}}", iso(started + 1), {RUN_STARTED: str(started)})
+
+
+def test_the_runner_gives_each_step_the_start_of_the_one_before():
+    from wsconf.adapters.reference import ReferenceAdapter
+    from wsconf.judge.runner import run_case
+    from wsconf.spec import load_spec
+    case = load_spec().cases_by_id["workspace.mutation_lifecycle.last_accessed_moves"]
+    assert run_case(case, ReferenceAdapter()).outcome == "passed"
+    # a lastAccessedAt that a call did not move fails
+    import wsref.workspace as ws
+    touch = ws.Workspace.touch
+    ws.Workspace.touch = lambda self: None
+    try:
+        assert run_case(case, ReferenceAdapter()).outcome == "failed"
+    finally:
+        ws.Workspace.touch = touch
+
+
 def test_captures_from_the_chunks():
     from wsconf.judge.runner import _captured_parts
     actual = {"value": "x", "chunks": [{"type": "a"}, {"data": {"executionTimeMs": 204}}]}

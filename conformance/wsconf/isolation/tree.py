@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..spec.placeholders import RUN_STARTED, substitute
+from ..spec.placeholders import PREVIOUS_STEP_STARTED, RUN_STARTED, substitute
 from ..spec.resources import data_path
 from .confine import hand_over
 from .mounts import detach_all, mounts_under
@@ -94,12 +94,15 @@ class CaseTree:
     reachable: object = lambda path: False          # which of those the workspace may read (leaks.reach)
     started_ms: int = field(default_factory=lambda: time.time_ns() // 1_000_000)  # for {{base36_ms}}, {{epoch_ms}}
     runtime_dir: str | None = None                  # {{runtime_dir}}: the adapter's (capability runtime_dir)
+    previous_step_started_ms: int | None = None     # for {{iso_since_previous_step}}: set by the runner
 
     @property
     def values(self) -> dict[str, str]:
         return {"root": str(self.root), "outside": str(self.outside), "home": str(self.home),
                 "fixtures": str(FIXTURES), RUN_STARTED: str(self.started_ms),
-                **({"runtime_dir": self.runtime_dir} if self.runtime_dir is not None else {})}
+                **({"runtime_dir": self.runtime_dir} if self.runtime_dir is not None else {}),
+                **({PREVIOUS_STEP_STARTED: str(self.previous_step_started_ms)}
+                   if self.previous_step_started_ms is not None else {})}
 
     def lay_out(self, setup: dict) -> None:
         setup = substitute(setup or {}, self.values)

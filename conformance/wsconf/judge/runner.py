@@ -116,7 +116,9 @@ def run_case(case: Case, adapter: Adapter, implemented: frozenset[str] | None = 
             _answered_beside(adapter, tree, result, "open")
             if session is not None:
                 _diverged(result, None, "open", [("state", d) for d in states.after(None)])
+            step_started = None
             for step in case.steps if session is not None else []:
+                tree.previous_step_started_ms, step_started = step_started, time.time_ns() // 1_000_000
                 call = _describe_call(step)
                 waiting_for = _unresolved(step, tree) if result.divergences else []
                 if waiting_for:

@@ -18,6 +18,9 @@ PATTERNS = {
     "iso_time": r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z",
     # the same, and a time within the case's run (_within_run): the Workspace's createdAt and lastAccessedAt
     "iso_now": r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z",
+    # the same, and a time not before the previous step began (_within_run): a lastAccessedAt the
+    # previous step's call must have moved
+    "iso_since_previous_step": r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z",
     "int": r"-?[0-9]+",
     "runtime_version": r"v[0-9]+\.[0-9]+\.[0-9]+",
     # Date.now().toString(36): 8 digits from 1973 to 2059 (CompositeFilesystem's id cfs-<it>),
@@ -32,6 +35,8 @@ PATTERNS = {
 # Set by the case tree: when the case began, in ms since the epoch. A {{base36_ms}}, {{epoch_ms}} or {{iso_now}} must fall between
 # it and the moment of the match, so a wrong clock or a wrong unit cannot pass for the right one.
 RUN_STARTED = "run_started_ms"
+# Set by the runner before each step: when the step before it began ({{iso_since_previous_step}}).
+PREVIOUS_STEP_STARTED = "previous_step_started_ms"
 TOKEN = re.compile(r"\{\{([a-z_][a-z0-9_]*)\}\}")
 
 
@@ -89,7 +94,8 @@ def captures(template: str, actual, values: dict[str, str]) -> dict[str, str] | 
     if found is None:
         return None
     groups = {k: v for k, v in found.groupdict().items() if v is not None}
-    within = all(_within_run(read(groups[name]), values) for name, read in _TIMES.items() if name in groups)
+    within = all(_within_run(read(groups[name]), values, PREVIOUS_STEP_STARTED if name == "iso_since_previous_step"
+                             else RUN_STARTED) for name, read in _TIMES.items() if name in groups)
     return groups if within else None
 
 
@@ -106,14 +112,18 @@ def _iso_ms(text: str) -> int | None:
 
 
 # the placeholders that name a moment, and how to read it as ms since the epoch
-_TIMES = {"base36_ms": lambda digits: int(digits, 36), "epoch_ms": int, "iso_now": _iso_ms}
+_TIMES = {"base36_ms": lambda digits: int(digits, 36), "epoch_ms": int, "iso_now": _iso_ms,
+          "iso_since_previous_step": _iso_ms}
 
 
-def _within_run(ms: int | None, values: dict[str, str]) -> bool:
-    """Not before the case began, not after now; a time that could not be read never is."""
-    if RUN_STARTED not in values:
+def _within_run(ms: int | None, values: dict[str, str], since: str = RUN_STARTED) -> bool:
+    """Not before the case began (or the moment `since` names), not after now; a time that could not
+    be read never is."""
+    if since not in values:
+        since = RUN_STARTED
+    if since not in values:
         return True
-    return ms is not None and int(values[RUN_STARTED]) <= ms <= time.time_ns() // 1_000_000
+    return ms is not None and int(values[since]) <= ms <= time.time_ns() // 1_000_000
 
 
 def matches(template: str, actual: str, values: dict[str, str]) -> bool:
