@@ -31,6 +31,8 @@ def filesystem_resolver(spec: dict, root: str, log: list):
     def resolve(ctx):
         request_context = ctx.get("requestContext") or {}
         log.append({"hook": "filesystemResolver", "requestContext": dict(request_context)})
+        if spec.get("returnsNothing") is True:  # a resolver with no filesystem for this request
+            return None
         return LocalFilesystem(**{"basePath": _below(root, request_context, spec.get("basePathKey")), **options})
     return _async_if(spec, resolve)
 
@@ -46,6 +48,8 @@ def sandbox_resolver(spec: dict, root: str, log: list, resolved: list):
     def resolve(ctx):
         request_context = ctx.get("requestContext") or {}
         log.append({"hook": "sandboxResolver", "requestContext": dict(request_context)})
+        if spec.get("returnsNothing") is True:  # a resolver with no sandbox for this request
+            return None
         working_directory = _below(root, request_context, spec.get("workingDirectoryKey"))
         if spec.get("memoize") is True and working_directory in memo:
             return memo[working_directory]

@@ -29,6 +29,7 @@ function below(root, requestContext, key) {
 export function filesystemResolver(spec, session, LocalFilesystem) {
   return asyncIf(spec, ({ requestContext }) => {
     session.hookLog.push({ hook: 'filesystemResolver', requestContext: plainContext(requestContext) });
+    if (spec.returnsNothing === true) return undefined; // a resolver with no filesystem for this request
     return new LocalFilesystem({ basePath: below(session.root, requestContext, spec.basePathKey), ...(spec.options ?? {}) });
   });
 }
@@ -43,6 +44,7 @@ export function sandboxResolver(spec, session, LocalSandbox) {
   const memo = new Map(); // with `memoize: true`: one sandbox per working directory
   return asyncIf(spec, ({ requestContext }) => {
     session.hookLog.push({ hook: 'sandboxResolver', requestContext: plainContext(requestContext) });
+    if (spec.returnsNothing === true) return undefined; // a resolver with no sandbox for this request
     const { foregroundOnly, ...options } = spec.options ?? {};
     const workingDirectory = below(session.root, requestContext, spec.workingDirectoryKey);
     if (spec.memoize === true && memo.has(workingDirectory)) return memo.get(workingDirectory);
