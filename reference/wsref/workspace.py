@@ -663,12 +663,12 @@ def _search_documents(path: str, content: str) -> list[dict]:
 
 
 def _parse_bm25(bm25) -> dict:
-    """parseBM25Config: true -> defaults; {bm25?, tokenize?} as is; else the object is the BM25 config."""
+    """parseBM25Config: true -> defaults; {bm25?, tokenize?} as is (stopwords: their strings); else the BM25 config."""
     if isinstance(bm25, bool):
         return {}
     if "bm25" in bm25 or "tokenize" in bm25:
         tokenize = bm25.get("tokenize")
         if isinstance(tokenize, dict) and isinstance(tokenize.get("stopwords"), list):
-            tokenize = {**tokenize, "stopwords": set(tokenize["stopwords"])}
+            tokenize = {**tokenize, "stopwords": {w for w in tokenize["stopwords"] if isinstance(w, str)}}
         return {"bm25": bm25.get("bm25"), "tokenize": tokenize}
     return {"bm25": bm25}
