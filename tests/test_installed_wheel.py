@@ -201,7 +201,7 @@ def test_the_python_example_runs_green_from_the_wheel(installed):
     summary = run.stdout.split("wsconf summary", 1)[1].splitlines()
     assert [line.split()[0] for line in summary[2:6]] == ["file_stat", "list_files", "read_file", "all"]
     assert summary[6] == "(22 tools the implementation does not have are left out of the table; --all-tools shows them)"
-    assert any(line.startswith("  read_file: 131 unsupported: 68 need tool_config, 30 call write_file, 29 need media")
+    assert any(line.startswith("  read_file: 133 unsupported: 68 need tool_config, 30 call write_file, 29 need media")
                for line in summary)
 
 
