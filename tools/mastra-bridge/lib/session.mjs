@@ -221,30 +221,31 @@ async function openWorkspace(params) {
     if (Array.isArray(ws.bm25?.tokenize?.stopwords)) {
       config.bm25 = { ...ws.bm25, tokenize: { ...ws.bm25.tokenize, stopwords: new Set(ws.bm25.tokenize.stopwords) } };
     }
-    if (ws.codingAgent === true) {
-      // Capability coding_agent: the workspace createCodingAgent() builds by default, with the
-      // process's working directory set to root while it is built (its basePath is process.cwd()).
-      const { createCodingAgent } = await import('@mastra/core/coding-agent');
-      const previous = process.cwd();
-      process.chdir(root);
-      try {
-        const agent = createCodingAgent({ id: 'wsconf-coding', name: 'wsconf-coding', instructions: 'wsconf', model: 'openai/gpt-5' });
-        workspace = await agent.getWorkspace({ requestContext: new RequestContext() });
-      } finally {
-        process.chdir(previous);
-      }
-    } else if (ws.consoleWarn !== undefined) {
-      // Capability console_warnings: the constructor's console.warn calls go to the hook log.
-      if (ws.consoleWarn !== 'record') throw new Fault('workspace.consoleWarn must be "record"');
-      const warn = console.warn;
+    // Capability console_warnings: the console.warn calls made while the workspace is built go to the
+    // hook log (whichever way it is built), and console.warn is given back afterwards.
+    if (ws.consoleWarn !== undefined && ws.consoleWarn !== 'record') throw new Fault('workspace.consoleWarn must be "record"');
+    const warn = console.warn;
+    if (ws.consoleWarn === 'record') {
       console.warn = (...args) => { pending.hookLog.push({ hook: 'console.warn', message: args.map(String).join(' ') }); };
-      try {
+    }
+    try {
+      if (ws.codingAgent === true) {
+        // Capability coding_agent: the workspace createCodingAgent() builds by default, with the
+        // process's working directory set to root while it is built (its basePath is process.cwd()).
+        const { createCodingAgent } = await import('@mastra/core/coding-agent');
+        const previous = process.cwd();
+        process.chdir(root);
+        try {
+          const agent = createCodingAgent({ id: 'wsconf-coding', name: 'wsconf-coding', instructions: 'wsconf', model: 'openai/gpt-5' });
+          workspace = await agent.getWorkspace({ requestContext: new RequestContext() });
+        } finally {
+          process.chdir(previous);
+        }
+      } else {
         workspace = new Workspace(config);
-      } finally {
-        console.warn = warn;
       }
-    } else {
-      workspace = new Workspace(config);
+    } finally {
+      console.warn = warn;
     }
     pending.workspace = workspace;
     if (ws.logger !== undefined) {
